@@ -1,0 +1,27 @@
+# Two commands do all the setup: `make serve` and `make test`. Each (re)creates .venv
+# when pyproject.toml is newer than the last install.
+PYTHON ?= python3
+VENV := .venv
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 5000
+DATA ?= ./var
+
+.PHONY: serve test venv clean
+
+$(STAMP): pyproject.toml
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(VENV)/bin/python -m pip install --quiet -e '.[dev,plot,cluster]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+serve: $(STAMP)
+	$(VENV)/bin/python -m api --host $(HOST) --port $(PORT) --data $(DATA)
+
+test: $(STAMP)
+	$(VENV)/bin/python -m pytest -n 2 -q
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .hypothesis

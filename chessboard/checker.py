@@ -1,0 +1,156 @@
+"""The placement checker: the single source of truth every engine's answer passes through.
+
+It works on the board as a numpy grid, from the geometry of each piece's moves, and does
+not read the attack tables that the models are built from, so a bug in an encoding or
+in a table cannot vouch for itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+
+from chessboard.board import Board, BoardError, Square
+from chessboard.pieces import Piece
+
+
+@dataclass(frozen=True)
+class PlacementCheck:
+    """What a set of pieces does to a board."""
+
+    board: Board
+    piece: Piece
+    squares: tuple[Square, ...]
+    attacked: np.ndarray
+    """``attacked[rank, file]``: some piece attacks the square (a piece never attacks its own)."""
+
+    @property
+    def occupied(self) -> np.ndarray:
+        grid = np.zeros((self.board.rows, self.board.cols), dtype=bool)
+        for square in self.squares:
+            grid[divmod(square, self.board.cols)] = True
+        return grid
+
+    @property
+    def dominated(self) -> np.ndarray:
+        """Occupied or attacked."""
+        return self.attacked | self.occupied
+
+    @property
+    def undominated(self) -> list[Square]:
+        return _squares_of(~self.dominated)
+
+    @property
+    def dominating(self) -> bool:
+        return bool(self.dominated.all())
+
+    @property
+    def independent(self) -> bool:
+        """No piece attacks another."""
+        return not any(self.attacked[divmod(square, self.board.cols)] for square in self.squares)
+
+    @property
+    def total(self) -> bool:
+        """Every square, occupied or not, is attacked by another piece."""
+        return bool(self.attacked.all())
+
+    @property
+    def attacking_pairs(self) -> list[tuple[Square, Square]]:
+        """Pairs ``(s, t)``, ``s < t``, of occupied squares that attack each other."""
+        if self.piece.is_slider:
+            return _slider_pairs(self.board, self.piece, self.squares)
+        return _leaper_pairs(self.board, self.piece, self.squares)
+
+
+def check_placement(board: Board, piece: Piece, squares: Iterable[Square]) -> PlacementCheck:
+    """Check ``squares`` as a placement of ``piece`` on ``board``.
+
+    Raises :class:`BoardError` for a square off the board or given twice.
+    """
+    placed = tuple(sorted(squares))
+    if len(set(placed)) != len(placed):
+        raise BoardError("a square is given more than once")
+    if placed and not (0 <= placed[0] and placed[-1] < board.num_squares):
+        raise BoardError(f"a square is off the {board}")
+    ranks = np.fromiter((s // board.cols for s in placed), dtype=np.int64, count=len(placed))
+    files = np.fromiter((s % board.cols for s in placed), dtype=np.int64, count=len(placed))
+    if piece.is_slider:
+        attacked = _slider_attacked(board, piece, ranks, files)
+    else:
+        attacked = _leaper_attacked(board, piece, ranks, files)
+    return PlacementCheck(board, piece, placed, attacked)
+
+
+def _leaper_attacked(board: Board, piece: Piece, ranks: np.ndarray, files: np.ndarray) -> np.ndarray:
+    occupied = np.zeros((board.rows, board.cols), dtype=bool)
+    occupied[ranks, files] = True
+    attacked = np.zeros_like(occupied)
+    rows, cols = board.rows, board.cols
+    for dr, dc in piece.directions:
+        # A piece on (r, f) attacks (r + dr, f + dc): shift the occupancy grid by (dr, dc).
+        target_rows = slice(max(dr, 0), rows + min(dr, 0))
+        target_cols = slice(max(dc, 0), cols + min(dc, 0))
+        source_rows = slice(max(-dr, 0), rows + min(-dr, 0))
+        source_cols = slice(max(-dc, 0), cols + min(-dc, 0))
+        attacked[target_rows, target_cols] |= occupied[source_rows, source_cols]
+    return attacked
+
+
+def _slider_line_keys(board: Board, piece: Piece, ranks: np.ndarray, files: np.ndarray):
+    """For each line direction the piece uses: (key of every board square's line, key of
+    each piece's line, number of keys)."""
+    grid_ranks, grid_files = np.indices((board.rows, board.cols))
+    offset = board.cols - 1
+    keys = []
+    if piece in (Piece.QUEEN, Piece.ROOK):
+        keys.append((grid_ranks, ranks, board.rows))
+        keys.append((grid_files, files, board.cols))
+    if piece in (Piece.QUEEN, Piece.BISHOP):
+        span = board.rows + board.cols - 1
+        keys.append((grid_ranks - grid_files + offset, ranks - files + offset, span))
+        keys.append((grid_ranks + grid_files, ranks + files, span))
+    return keys
+
+
+def _slider_attacked(board: Board, piece: Piece, ranks: np.ndarray, files: np.ndarray) -> np.ndarray:
+    occupied = np.zeros((board.rows, board.cols), dtype=np.int64)
+    occupied[ranks, files] = 1
+    attacked = np.zeros((board.rows, board.cols), dtype=bool)
+    for grid_key, piece_key, size in _slider_line_keys(board, piece, ranks, files):
+        pieces_on_line = np.bincount(piece_key, minlength=size)
+        # A square is attacked along a line when the line holds a piece other than itself.
+        attacked |= pieces_on_line[grid_key] - occupied > 0
+    return attacked
+
+
+def _slider_pairs(board: Board, piece: Piece, squares: tuple[Square, ...]) -> list[tuple[Square, Square]]:
+    ranks = np.array([s // board.cols for s in squares], dtype=np.int64)
+    files = np.array([s % board.cols for s in squares], dtype=np.int64)
+    pairs: set[tuple[Square, Square]] = set()
+    for _, piece_key, _ in _slider_line_keys(board, piece, ranks, files):
+        by_line: dict[int, list[Square]] = {}
+        for key, square in zip(piece_key.tolist(), squares):
+            by_line.setdefault(key, []).append(square)
+        for on_line in by_line.values():
+            pairs.update(combinations(on_line, 2))
+    return sorted(pairs)
+
+
+def _leaper_pairs(board: Board, piece: Piece, squares: tuple[Square, ...]) -> list[tuple[Square, Square]]:
+    placed = set(squares)
+    pairs = []
+    for square in squares:
+        r, f = divmod(square, board.cols)
+        for dr, dc in piece.directions:
+            if board.contains(r + dr, f + dc):
+                target = (r + dr) * board.cols + f + dc
+                if target > square and target in placed:
+                    pairs.append((square, target))
+    return sorted(pairs)
+
+
+def _squares_of(mask: np.ndarray) -> list[Square]:
+    return np.flatnonzero(mask).tolist()

@@ -1,0 +1,66 @@
+"""Placement problems: what is asked of a set of pieces on a board."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from chessboard.board import Board
+from chessboard.checker import PlacementCheck
+from chessboard.pieces import Piece
+
+
+class Objective(str, Enum):
+    """Domination γ, independent domination i, total domination γt (all minimised) and
+    independence β (maximised)."""
+
+    DOMINATION = "domination"
+    INDEPENDENT_DOMINATION = "independent_domination"
+    TOTAL_DOMINATION = "total_domination"
+    INDEPENDENCE = "independence"
+
+    @property
+    def maximize(self) -> bool:
+        return self is Objective.INDEPENDENCE
+
+    @property
+    def symbol(self) -> str:
+        return {"domination": "γ", "independent_domination": "i", "total_domination": "γt", "independence": "β"}[
+            self.value
+        ]
+
+    def satisfied_by(self, check: PlacementCheck) -> bool:
+        """Whether a checked placement is feasible for this objective (size aside)."""
+        if self is Objective.DOMINATION:
+            return check.dominating
+        if self is Objective.INDEPENDENT_DOMINATION:
+            return check.dominating and check.independent
+        if self is Objective.TOTAL_DOMINATION:
+            return check.total
+        return check.independent
+
+
+VARIANT_OBJECTIVES = {
+    "plain": Objective.DOMINATION,
+    "independent": Objective.INDEPENDENT_DOMINATION,
+    "total": Objective.TOTAL_DOMINATION,
+}
+"""The HTTP contract's domination ``variant`` names."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlacementProblem:
+    board: Board
+    piece: Piece
+    objective: Objective
+
+    def to_dict(self) -> dict:
+        return {
+            "rows": self.board.rows,
+            "cols": self.board.cols,
+            "piece": self.piece.value,
+            "objective": self.objective.value,
+        }
+
+    def __str__(self) -> str:
+        return f"{self.objective.symbol}({self.piece.value}) on the {self.board}"

@@ -1,0 +1,68 @@
+"""The symmetries of a board acting on squares and placements.
+
+A square board has the 8 symmetries of the square (the dihedral group D4); a proper
+rectangle keeps only the 4 that map it onto itself (identity, two mirrors, half turn).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+
+from chessboard.board import Board, Square
+
+Transform = Callable[[int, int, int, int], tuple[int, int]]
+"""(rank, file, rows, cols) → (rank, file) on the image board."""
+
+_RECTANGLE_SYMMETRIES: dict[str, Transform] = {
+    "identity": lambda r, f, rows, cols: (r, f),
+    "mirror_files": lambda r, f, rows, cols: (r, cols - 1 - f),
+    "mirror_ranks": lambda r, f, rows, cols: (rows - 1 - r, f),
+    "half_turn": lambda r, f, rows, cols: (rows - 1 - r, cols - 1 - f),
+}
+_SQUARE_ONLY_SYMMETRIES: dict[str, Transform] = {
+    "transpose": lambda r, f, rows, cols: (f, r),
+    "anti_transpose": lambda r, f, rows, cols: (cols - 1 - f, rows - 1 - r),
+    "quarter_turn": lambda r, f, rows, cols: (f, rows - 1 - r),
+    "three_quarter_turn": lambda r, f, rows, cols: (cols - 1 - f, r),
+}
+
+
+def symmetry_names(board: Board) -> tuple[str, ...]:
+    names = tuple(_RECTANGLE_SYMMETRIES)
+    return names + tuple(_SQUARE_ONLY_SYMMETRIES) if board.is_square else names
+
+
+@lru_cache(maxsize=64)
+def symmetry_permutations(board: Board) -> tuple[tuple[Square, ...], ...]:
+    """One permutation of the squares per symmetry, identity first: ``perm[s]`` is the
+    image of ``s``."""
+    transforms = dict(_RECTANGLE_SYMMETRIES)
+    if board.is_square:
+        transforms.update(_SQUARE_ONLY_SYMMETRIES)
+    rows, cols = board.rows, board.cols
+    permutations = []
+    for transform in transforms.values():
+        permutation = []
+        for square in board.squares():
+            r, f = transform(*divmod(square, cols), rows, cols)
+            permutation.append(r * cols + f)
+        permutations.append(tuple(permutation))
+    return tuple(permutations)
+
+
+def images(board: Board, squares: Iterable[Square]) -> list[tuple[Square, ...]]:
+    """The placement's image under each symmetry, each sorted, identity first."""
+    placed = tuple(squares)
+    return [tuple(sorted(p[s] for s in placed)) for p in symmetry_permutations(board)]
+
+
+def canonical_form(board: Board, squares: Iterable[Square]) -> tuple[Square, ...]:
+    """The least sorted image: equal for two placements exactly when a symmetry of the
+    board maps one onto the other."""
+    return min(images(board, squares))
+
+
+def count_up_to_symmetry(board: Board, placements: Iterable[Iterable[Square]]) -> int:
+    """Number of orbits among ``placements`` under the board's symmetries."""
+    return len({canonical_form(board, placement) for placement in placements})
