@@ -1,0 +1,75 @@
+"""The application factory: everything the app holds lives on the app it builds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib.metadata import version
+
+from flask import jsonify, request
+from flask_openapi3 import Info, OpenAPI
+from werkzeug.exceptions import BadRequest
+
+from api.config import Settings
+from api.docs import docs_page
+from api.errors import problem, register_error_handlers, validation_problem
+from api.executor import SolverPool
+from api.jobs import JobRunner
+from api.routes import api
+from api.service import SolveService
+from api.store import Store
+
+
+@dataclass
+class Context:
+    settings: Settings
+    store: Store
+    pool: SolverPool
+    service: SolveService
+    runner: JobRunner | None
+
+
+def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
+    """Build the service. ``overrides`` replace single settings, e.g. ``data_dir=tmp``."""
+    settings = Settings.from_env(**overrides) if settings is None else settings
+    app = OpenAPI(
+        __name__,
+        info=Info(
+            title="chessdom",
+            version=version("chessdom"),
+            description="Provably optimal chessboard domination, knight's tours, paths and N-Queens.",
+        ),
+        doc_ui=False,
+        validation_error_status=422,
+        validation_error_callback=validation_problem,
+    )
+    app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
+    app.json.sort_keys = False
+    register_error_handlers(app)
+
+    store = Store(settings.data_dir)
+    if settings.recover_jobs:
+        store.requeue_running()
+    pool = SolverPool(settings.solver_slots)
+    service = SolveService(store, pool, settings.kill_grace)
+    runner = None
+    if settings.run_jobs:
+        # Jobs leave a slot to synchronous requests whenever there is more than one.
+        runner = JobRunner(service, store, max(1, settings.solver_slots - 1), settings.job_lease)
+        runner.start()
+    app.extensions["chessdom"] = Context(settings, store, pool, service, runner)
+
+    @app.before_request
+    def require_json_object():
+        if request.method in ("POST", "PUT", "PATCH") and request.routing_exception is None:
+            try:
+                body = request.get_json(force=True)
+            except BadRequest:
+                return problem(400, "the request body is not valid JSON")
+            if not isinstance(body, dict):
+                return problem(400, "the request body must be a JSON object")
+        return None
+
+    app.register_api(api)
+    app.add_url_rule("/openapi.json", "openapi_json", lambda: jsonify(app.api_doc))
+    app.add_url_rule("/docs", "docs", lambda: docs_page(app.api_doc))
+    return app

@@ -1,0 +1,46 @@
+"""Service settings: one object, read once by the app factory."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+
+def _cpu_count() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class Settings:
+    data_dir: Path = Path("var")
+    solver_slots: int = field(default_factory=_cpu_count)
+    """Solves that may run at once in this process (each in its own worker process)."""
+    max_queued_jobs: int = 1000
+    """Beyond this many queued jobs ``POST /jobs`` answers 429."""
+    slot_wait: float = 2.0
+    """Seconds a synchronous request waits for a free solver slot before answering 503."""
+    max_body_bytes: int = 16 * 1024 * 1024
+    run_jobs: bool = True
+    """Start the background job runner (off in tests that inspect queued jobs)."""
+    recover_jobs: bool = True
+    """Requeue jobs left running by a dead process when the app starts."""
+    job_lease: float = 30.0
+    """A running job whose heartbeat is older than this many seconds is requeued."""
+    kill_grace: float = 10.0
+    """Seconds past a solve's own time limit before its worker process is killed."""
+
+    @classmethod
+    def from_env(cls, **overrides) -> Settings:
+        """Defaults, then ``CHESSDOM_*`` environment variables, then ``overrides``."""
+        env = os.environ
+        settings = cls()
+        values = {}
+        if "CHESSDOM_DATA" in env:
+            values["data_dir"] = Path(env["CHESSDOM_DATA"])
+        for name, kind in (("solver_slots", int), ("max_queued_jobs", int), ("max_body_bytes", int)):
+            key = f"CHESSDOM_{name.upper()}"
+            if key in env:
+                values[name] = kind(env[key])
+        values.update(overrides)
+        return replace(settings, **values)

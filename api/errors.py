@@ -1,0 +1,80 @@
+"""RFC 9457 problem details: every error the service sends is ``application/problem+json``."""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+
+from flask import Flask, Response, json
+from pydantic import ValidationError
+from werkzeug.exceptions import HTTPException
+
+PROBLEM_TYPE = "about:blank"
+
+
+class FieldError(Exception):
+    """A request field whose value is well-typed but wrong for this board or problem."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+class ServiceBusy(Exception):
+    """No solver slot or queue room: the client should retry after ``retry_after`` seconds."""
+
+    def __init__(self, status: int, detail: str, retry_after: int):
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+        self.retry_after = retry_after
+
+
+def problem(status: int, detail: str, errors: list[dict] | None = None, headers: dict | None = None) -> Response:
+    body = {"type": PROBLEM_TYPE, "title": HTTPStatus(status).phrase, "status": status, "detail": detail}
+    if errors is not None:
+        body["errors"] = errors
+    response = Response(json.dumps(body), status=status, mimetype="application/problem+json")
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def _field_name(location: tuple) -> str:
+    return ".".join(str(part) for part in location) or "body"
+
+
+def validation_problem(error: ValidationError, prefix: tuple = ()) -> Response:
+    """422 naming each offending field (flask-openapi3's validation callback)."""
+    errors = [
+        {"field": _field_name(prefix + tuple(item["loc"])), "message": item["msg"]}
+        for item in error.errors(include_url=False, include_context=False, include_input=False)
+    ]
+    fields = ", ".join(sorted({e["field"] for e in errors}))
+    return problem(422, f"invalid value for {fields}", errors)
+
+
+def register_error_handlers(app: Flask) -> None:
+    @app.errorhandler(FieldError)
+    def field_error(error: FieldError):
+        return problem(422, error.message, [{"field": error.field, "message": error.message}])
+
+    @app.errorhandler(ServiceBusy)
+    def busy(error: ServiceBusy):
+        return problem(error.status, error.detail, headers={"Retry-After": str(error.retry_after)})
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):
+        if error.response is not None:  # already a problem response (validation errors)
+            return error.response
+        if error.code == 413:
+            limit = app.config["MAX_CONTENT_LENGTH"]
+            return problem(413, f"request body is larger than the limit of {limit} bytes")
+        headers = {"Allow": ", ".join(error.valid_methods)} if getattr(error, "valid_methods", None) else None
+        return problem(error.code or 500, error.description or "", headers=headers)
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception):
+        # A 5xx is always a bug: log it with its traceback, answer without one.
+        app.logger.exception("unhandled error")
+        return problem(500, "internal error; this is a bug, please report it")

@@ -1,0 +1,85 @@
+"""The job runner: a thread that claims queued jobs from the store and runs each in a
+worker process. Claims are atomic in SQLite, so several server processes can share one
+queue; a job whose runner died is requeued when its lease expires or at the next start."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from api import schemas
+from api.errors import FieldError
+from api.executor import SolveFailed
+from api.service import SolveService, SolveTimedOut
+from api.store import Store
+
+log = logging.getLogger(__name__)
+
+IDLE_POLL_SECONDS = 0.5
+
+
+class JobRunner:
+    def __init__(self, service: SolveService, store: Store, concurrency: int, lease: float):
+        self.service = service
+        self.store = store
+        self.concurrency = concurrency
+        self.lease = lease
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._running = threading.Semaphore(concurrency)
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._loop, name="job-runner", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+
+    def wake(self) -> None:
+        """A job was queued: look now rather than at the next poll."""
+        self._wake.set()
+
+    def _loop(self) -> None:
+        next_lease_check = 0.0
+        while not self._stop.is_set():
+            if time.monotonic() >= next_lease_check:
+                self.store.requeue_running(older_than=self.lease)
+                next_lease_check = time.monotonic() + self.lease / 3
+            if not self._running.acquire(timeout=IDLE_POLL_SECONDS):
+                continue
+            if not self.service.pool.acquire(timeout=IDLE_POLL_SECONDS):
+                self._running.release()
+                continue
+            job = self.store.claim_job()
+            if job is None:
+                self.service.pool.release()
+                self._running.release()
+                self._wake.wait(IDLE_POLL_SECONDS)
+                self._wake.clear()
+                continue
+            threading.Thread(target=self._run, args=(job,), name=f"job-{job['id'][:8]}", daemon=True).start()
+
+    def _run(self, job: dict) -> None:
+        job_id = job["id"]
+        try:
+            request = schemas.JOB_PARAMS[job["kind"]].model_validate(job["params"])
+            time_limit = getattr(request, "time_limit", None)
+            result = self.service.solve(
+                job["kind"], request, time_limit=time_limit,
+                should_cancel=lambda: self.store.heartbeat(job_id) == "canceled",
+            )
+            self.store.finish_job(job_id, "succeeded", result=result)
+        except SolveFailed as failure:
+            if failure.reason != "canceled":
+                self.store.finish_job(job_id, "failed", error=failure.detail.splitlines()[0])
+        except (SolveTimedOut, FieldError) as error:
+            self.store.finish_job(job_id, "failed", error=str(error))
+        except Exception as error:  # a bug; the job is marked failed rather than lost
+            log.exception("job %s failed", job_id)
+            self.store.finish_job(job_id, "failed", error=f"{type(error).__name__}: {error}")
+        finally:
+            self.service.pool.release()
+            self._running.release()

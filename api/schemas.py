@@ -1,0 +1,290 @@
+"""Request and response models: they validate every request (unknown fields rejected)
+and generate the OpenAPI document; limits are part of the schema, so the docs say them."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from chessboard import Board
+
+MODEL_MAX_SIDE = 64
+SEARCH_MAX_SIDE = 1000
+SYNC_MAX_TIME_LIMIT = 60.0
+JOB_MAX_TIME_LIMIT = 3600.0
+SYNC_MAX_NODES = 5_000_000
+NQUEENS_MAX_COUNT = 14
+JOB_MAX_NODES = 500_000_000
+
+PieceName = Literal["queen", "rook", "bishop", "knight", "king"]
+SquareName = Annotated[str, Field(min_length=2, max_length=12, examples=["a1"])]
+Seed = Annotated[int, Field(ge=0, le=2**31 - 1, strict=True, description="makes runs repeatable")]
+
+
+class StrictModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class ModelBoard(StrictModel):
+    """A board given as ``size`` (square) or as ``rows`` and ``cols``."""
+
+    size: Annotated[int, Field(ge=1, le=MODEL_MAX_SIDE)] | None = None
+    rows: Annotated[int, Field(ge=1, le=MODEL_MAX_SIDE)] | None = None
+    cols: Annotated[int, Field(ge=1, le=MODEL_MAX_SIDE)] | None = None
+
+    @model_validator(mode="after")
+    def _one_board(self):
+        if self.size is not None and (self.rows is not None or self.cols is not None):
+            raise ValueError("give either size, or rows and cols, not both")
+        if self.size is None and (self.rows is None or self.cols is None):
+            raise ValueError("give size, or both rows and cols")
+        return self
+
+    @property
+    def board(self) -> Board:
+        return Board.square(self.size) if self.size is not None else Board(self.rows, self.cols)
+
+
+class SearchBoard(ModelBoard):
+    size: Annotated[int, Field(ge=1, le=SEARCH_MAX_SIDE)] | None = None
+    rows: Annotated[int, Field(ge=1, le=SEARCH_MAX_SIDE)] | None = None
+    cols: Annotated[int, Field(ge=1, le=SEARCH_MAX_SIDE)] | None = None
+
+
+TimeLimit = Annotated[float, Field(gt=0, le=SYNC_MAX_TIME_LIMIT, strict=False, description="seconds")]
+JobTimeLimit = Annotated[float, Field(gt=0, le=JOB_MAX_TIME_LIMIT, strict=False, description="seconds")]
+
+
+class IndependenceRequest(ModelBoard):
+    piece: PieceName
+    solver: Literal["auto", "cpsat", "sat"] = "auto"
+    time_limit: TimeLimit = 10.0
+    count: bool = Field(False, description="also count optimal placements, and up to symmetry")
+    seed: Seed = 0
+    use_theorems: bool = Field(False, description="allow a cited theorem as the proof of the bound")
+
+
+class DominationRequest(IndependenceRequest):
+    variant: Literal["plain", "independent", "total"] = "plain"
+
+
+class VerifyRequest(SearchBoard):
+    piece: PieceName
+    squares: list[SquareName] = Field(max_length=SEARCH_MAX_SIDE * SEARCH_MAX_SIDE)
+
+
+class NQueensRequest(StrictModel):
+    size: Annotated[int, Field(ge=1, le=40)]
+    mode: Literal["first", "count"] = "first"
+    method: Literal["backtracking", "cpsat"] = "backtracking"
+    time_limit: TimeLimit = 10.0
+
+    @model_validator(mode="after")
+    def _countable(self):
+        if self.mode == "count" and self.size > NQUEENS_MAX_COUNT:
+            raise ValueError(f"size: counting is limited to size ≤ {NQUEENS_MAX_COUNT}")
+        return self
+
+
+class TourRequest(SearchBoard):
+    start: SquareName | None = Field(None, description="default a1")
+    closed: bool = False
+    method: Literal["warnsdorff", "dfs"] = "warnsdorff"
+    tie_break: Literal["first", "random", "pohl", "roth", "squirrel_cull"] = "pohl"
+    lookahead: Annotated[int, Field(ge=0, le=3)] = 0
+    backtracking: bool = True
+    node_limit: Annotated[int, Field(ge=1, le=SYNC_MAX_NODES)] = 1_500_000
+    seed: Seed = 0
+    trace: bool = False
+
+
+class Enemy(StrictModel):
+    piece: PieceName
+    square: SquareName
+
+
+class PathRequest(SearchBoard):
+    start: SquareName
+    goals: list[SquareName] = Field(min_length=1, max_length=SEARCH_MAX_SIDE * SEARCH_MAX_SIDE)
+    blocked: list[SquareName] = Field(default_factory=list, max_length=SEARCH_MAX_SIDE * SEARCH_MAX_SIDE)
+    enemies: list[Enemy] = Field(default_factory=list, max_length=10_000)
+    method: Literal["astar", "bfs", "dfs"] = "astar"
+    heuristic: Literal["knight", "manhattan3", "zero", "manhattan"] = "knight"
+    trace: bool = False
+
+
+# Jobs take the same parameters with longer limits.
+class DominationJob(DominationRequest):
+    time_limit: JobTimeLimit = 60.0
+
+
+class IndependenceJob(IndependenceRequest):
+    time_limit: JobTimeLimit = 60.0
+
+
+class NQueensJob(NQueensRequest):
+    time_limit: JobTimeLimit = 60.0
+
+
+class TourJob(TourRequest):
+    node_limit: Annotated[int, Field(ge=1, le=JOB_MAX_NODES)] = 1_500_000
+
+
+JOB_PARAMS: dict[str, type[StrictModel]] = {
+    "domination": DominationJob,
+    "independence": IndependenceJob,
+    "nqueens": NQueensJob,
+    "tour": TourJob,
+    "path": PathRequest,
+}
+
+
+class JobRequest(StrictModel):
+    kind: Literal["domination", "independence", "nqueens", "tour", "path"]
+    params: dict[str, Any] = Field(description="the body the kind's synchronous endpoint takes")
+
+
+# ---- responses ------------------------------------------------------------------------
+
+
+class SolverInfo(BaseModel):
+    name: str
+    version: str
+    params: dict[str, Any]
+
+
+class Literature(BaseModel):
+    value: int
+    source: str
+    agrees: bool | None
+
+
+class Count(BaseModel):
+    solutions: int
+    up_to_symmetry: int
+    exact: bool
+
+
+class PlacementResponse(BaseModel):
+    problem: dict[str, Any]
+    status: Literal["optimal", "feasible", "infeasible", "unknown"]
+    value: int | None
+    lower_bound: int | None
+    upper_bound: int | None
+    optimal: bool
+    placement: list[str]
+    verified: bool
+    proof: str | None
+    solver: SolverInfo
+    wall_time: float
+    literature: Literature | None
+    count: Count | None
+    cached: bool = False
+
+
+class VerifyResponse(BaseModel):
+    pieces: int
+    dominating: bool
+    independent: bool
+    total: bool
+    undominated: list[str]
+    attacking_pairs: list[list[str]]
+
+
+class NQueensResponse(BaseModel):
+    size: int
+    method: str
+    solution: list[str] | None
+    count: int | None
+    up_to_symmetry: int | None
+    nodes: int | None
+    wall_time: float
+    verified: bool
+
+
+class TourResponse(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    status: Literal["found", "none", "limit", "dead_end"]
+    path: list[str]
+    nodes: int
+    wall_time: float
+    reason: str | None = None
+    trace: list[dict[str, Any]] | None = None
+
+
+class PathResponse(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    status: Literal["found", "unreachable"]
+    path: list[str]
+    length: int | None
+    nodes_expanded: int
+    optimal: bool
+    trace: list[dict[str, Any]] | None = None
+
+
+JobStatus = Literal["queued", "running", "succeeded", "failed", "canceled"]
+
+
+class JobResponse(BaseModel):
+    id: str
+    kind: str
+    status: JobStatus
+    params: dict[str, Any]
+    result: dict[str, Any] | None
+    error: str | None
+    created_at: float
+    started_at: float | None
+    finished_at: float | None
+
+
+class JobList(BaseModel):
+    jobs: list[JobResponse]
+
+
+class JobQuery(StrictModel):
+    model_config = ConfigDict(extra="forbid", strict=False)
+    limit: Annotated[int, Field(ge=1, le=1000)] = 100
+    status: JobStatus | None = None
+
+
+class JobPath(BaseModel):
+    job_id: Annotated[str, Field(max_length=64)]
+
+
+class Run(BaseModel):
+    id: int
+    kind: str
+    problem: dict[str, Any]
+    method: str | None
+    status: str | None
+    value: int | None
+    wall_time: float | None
+    cached: bool
+    created_at: float
+
+
+class RunList(BaseModel):
+    runs: list[Run]
+
+
+class RunQuery(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    limit: Annotated[int, Field(ge=1, le=10_000)] = 200
+    kind: Literal["domination", "independence", "nqueens", "tour", "path"] | None = None
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+    version: str
+    solver_slots: int
+    solvers_busy: int
+    jobs_queued: int
+
+
+class ProblemDetail(BaseModel):
+    type: str
+    title: str
+    status: int
+    detail: str
+    errors: list[dict[str, str]] | None = None

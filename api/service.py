@@ -1,0 +1,89 @@
+"""One path for every solve, synchronous or queued: serve a cached proven optimum, or run
+the task in a worker, then record the run and cache what was proved."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from api import inputs
+from api.errors import FieldError, ServiceBusy
+from api.executor import SolveFailed, SolverPool
+from api.store import Store, cache_key
+
+PLACEMENT_KINDS = ("domination", "independence")
+
+
+class SolveTimedOut(Exception):
+    pass
+
+
+def _cache_key(kind: str, request) -> str | None:
+    if kind not in PLACEMENT_KINDS:
+        return None
+    problem = inputs.placement_problem(request).to_dict()
+    return cache_key("placement", {**problem, "count": request.count, "use_theorems": request.use_theorems})
+
+
+def _summary(kind: str, request, result: dict) -> tuple[dict, str | None, str | None, int | None]:
+    """(problem, method, status, value) of a run for the history."""
+    if kind in PLACEMENT_KINDS:
+        return result["problem"], result["solver"]["name"], result["status"], result["value"]
+    problem = request.model_dump(exclude={"trace"}, exclude_none=True)
+    if kind == "nqueens":
+        return problem, request.method, "counted" if request.mode == "count" else "found", result.get("count")
+    if kind == "tour":
+        return problem, request.method, result["status"], len(result["path"])
+    return problem, request.method, result["status"], result.get("length")
+
+
+class SolveService:
+    def __init__(self, store: Store, pool: SolverPool, kill_grace: float):
+        self.store = store
+        self.pool = pool
+        self.kill_grace = kill_grace
+
+    def solve(
+        self,
+        kind: str,
+        request,
+        *,
+        time_limit: float | None,
+        should_cancel: Callable[[], bool] | None = None,
+    ) -> dict:
+        """Run one problem; the caller holds a solver slot. ``time_limit`` bounds the
+        whole solve (the solver's own limit plus a grace period) or is None for none."""
+        key = _cache_key(kind, request)
+        if key is not None and (cached := self.store.cached_result(key)) is not None:
+            problem, method, status, value = _summary(kind, request, cached)
+            self.store.record_run(kind, problem, method, status, value, 0.0, cached=True)
+            return {**cached, "cached": True}
+        deadline = time.monotonic() + time_limit + self.kill_grace if time_limit is not None else None
+        params = request.model_dump(mode="json")
+        try:
+            result = self.pool.run(kind, params, deadline=deadline, should_cancel=should_cancel)
+        except SolveFailed as failure:
+            if failure.reason == "invalid":
+                raise FieldError("body", failure.detail) from None
+            if failure.reason == "timeout":
+                raise SolveTimedOut(failure.detail) from None
+            raise
+        problem, method, status, value = _summary(kind, request, result)
+        self.store.record_run(kind, problem, method, status, value, result.get("wall_time"))
+        if key is not None and result["status"] == "optimal" and (result["count"] or {}).get("exact", True):
+            self.store.cache_result(key, result)
+        if kind in PLACEMENT_KINDS:
+            result = {**result, "cached": False}
+        return result
+
+    def solve_now(self, kind: str, request, *, time_limit: float | None, slot_wait: float) -> dict:
+        """A synchronous solve: wait briefly for a slot, else tell the client to retry."""
+        key = _cache_key(kind, request)
+        if key is not None and self.store.cached_result(key) is not None:
+            return self.solve(kind, request, time_limit=time_limit)
+        if not self.pool.acquire(timeout=slot_wait):
+            raise ServiceBusy(503, "all solver slots are busy; retry shortly or submit a job to /jobs", 2)
+        try:
+            return self.solve(kind, request, time_limit=time_limit)
+        finally:
+            self.pool.release()

@@ -1,0 +1,46 @@
+"""What a worker process runs: a job kind and its JSON parameters in, a JSON result out."""
+
+from __future__ import annotations
+
+import models
+import native_search
+
+from api import inputs, schemas
+
+
+def domination(request: schemas.IndependenceRequest) -> dict:
+    result = models.solve(
+        inputs.placement_problem(request),
+        solver=request.solver,
+        time_limit=request.time_limit,
+        count=request.count,
+        seed=request.seed,
+        use_theorems=request.use_theorems,
+    )
+    return result.to_dict()
+
+
+def nqueens(request: schemas.NQueensRequest) -> dict:
+    if request.method == "cpsat":
+        result = models.solve_nqueens(request.size, mode=request.mode, time_limit=request.time_limit)
+    elif request.mode == "count":
+        result = native_search.count_nqueens(request.size)
+    else:
+        result = native_search.first_nqueens(request.size)
+    return result.to_dict()
+
+
+def tour(request: schemas.TourRequest) -> dict:
+    return native_search.knight_tour(**inputs.tour_arguments(request)).to_dict()
+
+
+def path(request: schemas.PathRequest) -> dict:
+    return native_search.knight_path(**inputs.path_arguments(request)).to_dict()
+
+
+TASKS = {"domination": domination, "independence": domination, "nqueens": nqueens, "tour": tour, "path": path}
+
+
+def run_task(kind: str, params: dict) -> dict:
+    request = schemas.JOB_PARAMS[kind].model_validate(params)
+    return TASKS[kind](request)

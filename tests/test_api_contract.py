@@ -1,0 +1,90 @@
+"""The HTTP contract's error classes and the endpoints that need no solver."""
+
+import pytest
+
+
+def assert_problem(response, status, field=None):
+    assert response.status_code == status
+    assert response.mimetype == "application/problem+json"
+    body = response.get_json(force=True)
+    assert body["status"] == status and body["title"] and "detail" in body
+    if field is not None:
+        assert field in [error["field"] for error in body["errors"]]
+    return body
+
+
+def test_verify_confirms_five_queens_dominate_the_chessboard(client):
+    response = client.post("/verify", json={"size": 8, "piece": "queen", "squares": ["a1", "c3", "d4", "e5", "g7"]})
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["dominating"] and not body["independent"] and body["undominated"] == [] and body["pieces"] == 5
+
+
+def test_verify_lists_undominated_squares_and_attacking_pairs(client):
+    body = client.post("/verify", json={"rows": 2, "cols": 3, "piece": "rook", "squares": ["a1", "a2"]}).get_json()
+    assert body["undominated"] == [] and body["attacking_pairs"] == [["a1", "a2"]]
+    body = client.post("/verify", json={"size": 3, "piece": "knight", "squares": ["a1"]}).get_json()
+    assert body["undominated"] == ["b1", "c1", "a2", "b2", "a3", "c3"]
+
+
+def test_malformed_json_is_400(client):
+    assert_problem(client.post("/verify", data="{not json", content_type="application/json"), 400)
+    assert_problem(client.post("/verify", data="[1, 2]", content_type="application/json"), 400)
+
+
+def test_unknown_fields_are_rejected_by_name(client):
+    assert_problem(client.post("/verify", json={"size": 8, "piece": "queen", "squares": [], "colour": 1}), 422, "colour")
+
+
+@pytest.mark.parametrize(
+    "body,field",
+    [
+        ({"size": 0, "piece": "queen", "squares": []}, "size"),
+        ({"size": 1001, "piece": "queen", "squares": []}, "size"),
+        ({"size": "8", "piece": "queen", "squares": []}, "size"),
+        ({"size": 8, "piece": "pawn", "squares": []}, "piece"),
+        ({"size": 8, "piece": "queen", "squares": ["a1", "i9"]}, "squares.1"),
+        ({"size": 8, "piece": "queen", "squares": ["a1", "A1"]}, "squares.1"),
+        ({"size": 8, "piece": "queen"}, "squares"),
+    ],
+)
+def test_invalid_values_are_422_naming_the_field(client, body, field):
+    assert_problem(client.post("/verify", json=body), 422, field)
+
+
+def test_a_board_is_size_or_rows_and_cols_not_both(client):
+    assert_problem(client.post("/verify", json={"size": 8, "rows": 8, "piece": "king", "squares": []}), 422)
+    assert_problem(client.post("/verify", json={"rows": 8, "piece": "king", "squares": []}), 422)
+
+
+def test_model_endpoints_limit_boards_to_64(client):
+    assert_problem(client.post("/domination", json={"size": 65, "piece": "queen"}), 422, "size")
+
+
+def test_time_limit_is_bounded(client):
+    assert_problem(client.post("/domination", json={"size": 8, "piece": "queen", "time_limit": 61}), 422, "time_limit")
+    assert_problem(client.post("/domination", json={"size": 8, "piece": "queen", "time_limit": 0}), 422, "time_limit")
+
+
+def test_unknown_path_is_404_and_wrong_method_405(client):
+    assert_problem(client.post("/nowhere", json={}), 404)
+    response = client.get("/domination")
+    assert_problem(response, 405)
+    assert "POST" in response.headers["Allow"]
+
+
+def test_oversized_body_is_413(make_app):
+    client = make_app(run_jobs=False, max_body_bytes=1000).test_client()
+    squares = ["a1"] * 500
+    assert_problem(client.post("/verify", json={"size": 8, "piece": "queen", "squares": squares}), 413)
+
+
+def test_health_openapi_and_docs(client):
+    health = client.get("/health").get_json()
+    assert health["status"] == "ok" and health["solver_slots"] >= 1
+    spec = client.get("/openapi.json").get_json()
+    assert spec["openapi"].startswith("3.")
+    for path in ("/domination", "/independence", "/verify", "/nqueens", "/tour", "/path", "/jobs", "/runs"):
+        assert path in spec["paths"]
+    docs = client.get("/docs")
+    assert docs.status_code == 200 and b"/domination" in docs.data and b"time_limit" in docs.data
