@@ -10,11 +10,12 @@ from flask_openapi3 import Info, OpenAPI
 from werkzeug.exceptions import BadRequest
 
 from api.config import Settings
-from api.docs import docs_page
+from api.docs import docs_page, openapi_document
 from api.errors import problem, register_error_handlers, validation_problem
 from api.executor import SolverPool
 from api.jobs import JobRunner
 from api.routes import api
+from api.schemas import ProblemDetail
 from api.service import SolveService
 from api.store import Store
 
@@ -39,7 +40,9 @@ def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
             description="Provably optimal chessboard domination, knight's tours, paths and N-Queens.",
         ),
         doc_ui=False,
+        security_schemes={},
         validation_error_status=422,
+        validation_error_model=ProblemDetail,
         validation_error_callback=validation_problem,
     )
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
@@ -70,6 +73,6 @@ def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
         return None
 
     app.register_api(api)
-    app.add_url_rule("/openapi.json", "openapi_json", lambda: jsonify(app.api_doc))
-    app.add_url_rule("/docs", "docs", lambda: docs_page(app.api_doc))
+    app.add_url_rule("/openapi.json", "openapi_json", lambda: jsonify(openapi_document(app)))
+    app.add_url_rule("/docs", "docs", lambda: docs_page(openapi_document(app)))
     return app

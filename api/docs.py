@@ -31,6 +31,19 @@ Errors are <code>application/problem+json</code> (RFC 9457) with the offending f
 </body></html>"""
 
 
+def openapi_document(app) -> dict:
+    """The generated OpenAPI document, with error responses declared as the
+    ``application/problem+json`` the service sends (the generator says ``application/json``)."""
+    spec = app.api_doc
+    for operations in spec["paths"].values():
+        for operation in operations.values():
+            for status, response in operation.get("responses", {}).items():
+                content = response.get("content", {})
+                if int(status) >= 400 and "application/json" in content:
+                    content["application/problem+json"] = content.pop("application/json")
+    return spec
+
+
 def docs_page(spec: dict) -> str:
     schemas = spec.get("components", {}).get("schemas", {})
 

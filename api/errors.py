@@ -9,6 +9,7 @@ from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException
 
 PROBLEM_TYPE = "about:blank"
+UNION_TAGS = frozenset({"domination", "independence", "nqueens", "tour", "path"})
 
 
 class FieldError(Exception):
@@ -41,13 +42,17 @@ def problem(status: int, detail: str, errors: list[dict] | None = None, headers:
 
 
 def _field_name(location: tuple) -> str:
+    # A tagged union (the job kinds) puts its tag first in the location; the client
+    # never wrote that name, so drop it: "domination.params.size" → "params.size".
+    if len(location) > 1 and location[0] in UNION_TAGS:
+        location = location[1:]
     return ".".join(str(part) for part in location) or "body"
 
 
-def validation_problem(error: ValidationError, prefix: tuple = ()) -> Response:
+def validation_problem(error: ValidationError) -> Response:
     """422 naming each offending field (flask-openapi3's validation callback)."""
     errors = [
-        {"field": _field_name(prefix + tuple(item["loc"])), "message": item["msg"]}
+        {"field": _field_name(tuple(item["loc"])), "message": item["msg"]}
         for item in error.errors(include_url=False, include_context=False, include_input=False)
     ]
     fields = ", ".join(sorted({e["field"] for e in errors}))

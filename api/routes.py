@@ -6,11 +6,10 @@ from importlib.metadata import version
 
 from flask import current_app, url_for
 from flask_openapi3 import APIBlueprint, Tag
-from pydantic import ValidationError
 
 from chessboard import Piece, check_placement, square_names
 from api import inputs, schemas
-from api.errors import FieldError, ServiceBusy, problem, validation_problem
+from api.errors import FieldError, ServiceBusy, problem
 
 PROBLEM_RESPONSES = {400: schemas.ProblemDetail, 413: schemas.ProblemDetail, 422: schemas.ProblemDetail}
 BUSY_RESPONSES = {**PROBLEM_RESPONSES, 503: schemas.ProblemDetail}
@@ -96,14 +95,11 @@ def path(body: schemas.PathRequest):
 def submit_job(body: schemas.JobRequest):
     """Queue a solve; poll `GET /jobs/{id}` (the `Location` header) for its result."""
     context = _context()
-    try:
-        request = schemas.JOB_PARAMS[body.kind].model_validate(body.params)
-    except ValidationError as error:
-        return validation_problem(error, prefix=("params",))
-    inputs.check(body.kind, request)
+    kind, request = body.root.kind, body.root.params
+    inputs.check(kind, request)
     if context.store.count_jobs("queued") >= context.settings.max_queued_jobs:
         raise ServiceBusy(429, "the job queue is full; retry later", 10)
-    job = context.store.add_job(body.kind, request.model_dump(mode="json"))
+    job = context.store.add_job(kind, request.model_dump(mode="json"))
     if context.runner is not None:
         context.runner.wake()
     return job, 202, {"Location": url_for("api.get_job", job_id=job["id"])}
@@ -115,7 +111,10 @@ def list_jobs(query: schemas.JobQuery):
     return {"jobs": _context().store.jobs(query.limit, query.status)}
 
 
-@api.get("/jobs/<job_id>", tags=[jobs_tag], responses={200: schemas.JobResponse, 404: schemas.ProblemDetail})
+@api.get(
+    "/jobs/<job_id>", tags=[jobs_tag],
+    responses={200: schemas.JobResponse, 404: schemas.ProblemDetail, 422: schemas.ProblemDetail},
+)
 def get_job(path: schemas.JobPath):
     """A job's status, and its result once it has succeeded."""
     job = _context().store.job(path.job_id)
@@ -126,7 +125,9 @@ def get_job(path: schemas.JobPath):
 
 @api.delete(
     "/jobs/<job_id>", tags=[jobs_tag],
-    responses={200: schemas.JobResponse, 404: schemas.ProblemDetail, 409: schemas.ProblemDetail},
+    responses={
+        200: schemas.JobResponse, 404: schemas.ProblemDetail, 409: schemas.ProblemDetail, 422: schemas.ProblemDetail,
+    },
 )
 def cancel_job(path: schemas.JobPath):
     """Cancel a queued or running job; a running solver is stopped within a second."""

@@ -3,9 +3,9 @@ and generate the OpenAPI document; limits are part of the schema, so the docs sa
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, RootModel, create_model, model_validator
 
 from chessboard import Board
 
@@ -17,21 +17,41 @@ SYNC_MAX_NODES = 5_000_000
 NQUEENS_MAX_COUNT = 14
 JOB_MAX_NODES = 500_000_000
 
+def _integral(value):
+    """JSON Schema's "integer" includes 12.0; strict ints alone would reject it."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+Integer = Annotated[int, BeforeValidator(_integral)]
+
 PieceName = Literal["queen", "rook", "bishop", "knight", "king"]
-SquareName = Annotated[str, Field(min_length=2, max_length=12, examples=["a1"])]
-Seed = Annotated[int, Field(ge=0, le=2**31 - 1, strict=True, description="makes runs repeatable")]
+SquareName = Annotated[str, Field(pattern=r"^[A-Za-z]{1,4}[1-9][0-9]{0,4}$", examples=["a1"])]
+Seed = Annotated[Integer, Field(ge=0, le=2**31 - 1, strict=True, description="makes runs repeatable")]
 
 
 class StrictModel(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+def _one_board_form(schema: dict) -> None:
+    # Say in the schema what the validator enforces, so clients and fuzzers know it.
+    schema["oneOf"] = [
+        {"required": ["size"], "not": {"anyOf": [{"required": ["rows"]}, {"required": ["cols"]}]}},
+        {"required": ["rows", "cols"], "not": {"required": ["size"]}},
+    ]
+
+
+
 class ModelBoard(StrictModel):
     """A board given as ``size`` (square) or as ``rows`` and ``cols``."""
 
-    size: Annotated[int, Field(ge=1, le=MODEL_MAX_SIDE)] | None = None
-    rows: Annotated[int, Field(ge=1, le=MODEL_MAX_SIDE)] | None = None
-    cols: Annotated[int, Field(ge=1, le=MODEL_MAX_SIDE)] | None = None
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=_one_board_form)
+    # Typed ``int`` with a None default: leaving a side out is fine, sending null is not.
+    size: Annotated[Integer, Field(ge=1, le=MODEL_MAX_SIDE)] = None
+    rows: Annotated[Integer, Field(ge=1, le=MODEL_MAX_SIDE)] = None
+    cols: Annotated[Integer, Field(ge=1, le=MODEL_MAX_SIDE)] = None
 
     @model_validator(mode="after")
     def _one_board(self):
@@ -47,9 +67,9 @@ class ModelBoard(StrictModel):
 
 
 class SearchBoard(ModelBoard):
-    size: Annotated[int, Field(ge=1, le=SEARCH_MAX_SIDE)] | None = None
-    rows: Annotated[int, Field(ge=1, le=SEARCH_MAX_SIDE)] | None = None
-    cols: Annotated[int, Field(ge=1, le=SEARCH_MAX_SIDE)] | None = None
+    size: Annotated[Integer, Field(ge=1, le=SEARCH_MAX_SIDE)] = None
+    rows: Annotated[Integer, Field(ge=1, le=SEARCH_MAX_SIDE)] = None
+    cols: Annotated[Integer, Field(ge=1, le=SEARCH_MAX_SIDE)] = None
 
 
 TimeLimit = Annotated[float, Field(gt=0, le=SYNC_MAX_TIME_LIMIT, strict=False, description="seconds")]
@@ -75,7 +95,7 @@ class VerifyRequest(SearchBoard):
 
 
 class NQueensRequest(StrictModel):
-    size: Annotated[int, Field(ge=1, le=40)]
+    size: Annotated[Integer, Field(ge=1, le=40)]
     mode: Literal["first", "count"] = "first"
     method: Literal["backtracking", "cpsat"] = "backtracking"
     time_limit: TimeLimit = 10.0
@@ -88,13 +108,13 @@ class NQueensRequest(StrictModel):
 
 
 class TourRequest(SearchBoard):
-    start: SquareName | None = Field(None, description="default a1")
+    start: SquareName = Field(None, description="default a1")
     closed: bool = False
     method: Literal["warnsdorff", "dfs"] = "warnsdorff"
     tie_break: Literal["first", "random", "pohl", "roth", "squirrel_cull"] = "pohl"
-    lookahead: Annotated[int, Field(ge=0, le=3)] = 0
+    lookahead: Annotated[Integer, Field(ge=0, le=3)] = 0
     backtracking: bool = True
-    node_limit: Annotated[int, Field(ge=1, le=SYNC_MAX_NODES)] = 1_500_000
+    node_limit: Annotated[Integer, Field(ge=1, le=SYNC_MAX_NODES)] = 1_500_000
     seed: Seed = 0
     trace: bool = False
 
@@ -128,7 +148,7 @@ class NQueensJob(NQueensRequest):
 
 
 class TourJob(TourRequest):
-    node_limit: Annotated[int, Field(ge=1, le=JOB_MAX_NODES)] = 1_500_000
+    node_limit: Annotated[Integer, Field(ge=1, le=JOB_MAX_NODES)] = 1_500_000
 
 
 JOB_PARAMS: dict[str, type[StrictModel]] = {
@@ -140,9 +160,22 @@ JOB_PARAMS: dict[str, type[StrictModel]] = {
 }
 
 
-class JobRequest(StrictModel):
-    kind: Literal["domination", "independence", "nqueens", "tour", "path"]
-    params: dict[str, Any] = Field(description="the body the kind's synchronous endpoint takes")
+def _job_request(kind: str, params: type[StrictModel]) -> type[StrictModel]:
+    return create_model(
+        f"{kind.capitalize()}JobRequest",
+        __base__=StrictModel,
+        kind=(Literal[kind], ...),
+        params=(params, Field(description=f"the body POST /{kind} takes, with longer limits")),
+    )
+
+
+class JobRequest(RootModel):
+    """A job: the kind of solve and its parameters, validated like the endpoint's body."""
+
+    root: Annotated[
+        Union[tuple(_job_request(kind, params) for kind, params in JOB_PARAMS.items())],
+        Field(discriminator="kind"),
+    ]
 
 
 # ---- responses ------------------------------------------------------------------------
@@ -244,7 +277,7 @@ class JobList(BaseModel):
 
 class JobQuery(StrictModel):
     model_config = ConfigDict(extra="forbid", strict=False)
-    limit: Annotated[int, Field(ge=1, le=1000)] = 100
+    limit: Annotated[Integer, Field(ge=1, le=1000)] = 100
     status: JobStatus | None = None
 
 
@@ -270,7 +303,7 @@ class RunList(BaseModel):
 
 class RunQuery(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    limit: Annotated[int, Field(ge=1, le=10_000)] = 200
+    limit: Annotated[Integer, Field(ge=1, le=10_000)] = 200
     kind: Literal["domination", "independence", "nqueens", "tour", "path"] | None = None
 
 
