@@ -1,0 +1,75 @@
+"""A real ``python -m api`` process on 127.0.0.1, for end-to-end tests and benchmarks."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import requests
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class ServerProcess:
+    def __init__(self, data_dir: Path, *, workers: int = 1, solver_slots: int = 2, log: Path | None = None):
+        self.data_dir = data_dir
+        self.workers = workers
+        self.solver_slots = solver_slots
+        self.log_path = log or data_dir / "server.log"
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 60.0) -> ServerProcess:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        log = open(self.log_path, "ab")
+        command = [
+            sys.executable, "-m", "api", "--host", "127.0.0.1", "--port", str(self.port),
+            "--data", str(self.data_dir), "--workers", str(self.workers),
+            "--solver-slots", str(self.solver_slots),
+        ]
+        # A session of its own, so that kill() takes the master, its workers and the
+        # fork server down together, as a crash of the machine's process would.
+        self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited early; see {self.log_path}")
+            try:
+                if requests.get(self.url + "/health", timeout=1).status_code == 200:
+                    return self
+            except requests.ConnectionError:
+                pass
+            time.sleep(0.1)
+        raise TimeoutError(f"server did not answer /health within {timeout} s")
+
+    def kill(self) -> None:
+        """SIGKILL the whole server: no shutdown code runs."""
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def get(self, path: str, **kwargs):
+        return requests.get(self.url + path, timeout=30, **kwargs)
+
+    def post(self, path: str, **kwargs):
+        return requests.post(self.url + path, timeout=120, **kwargs)
+
+    def delete(self, path: str, **kwargs):
+        return requests.delete(self.url + path, timeout=30, **kwargs)
