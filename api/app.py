@@ -16,7 +16,7 @@ from api.executor import SolverPool
 from api.jobs import JobRunner
 from api.routes import api
 from api.schemas import ProblemDetail
-from api.service import SolveService
+from api.service import SolveService, SolveTimedOut
 from api.store import Store
 
 
@@ -48,6 +48,10 @@ def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.json.sort_keys = False
     register_error_handlers(app)
+    app.register_error_handler(
+        SolveTimedOut,
+        lambda error: problem(503, f"{error}; submit long solves to /jobs", headers={"Retry-After": "5"}),
+    )
 
     store = Store(settings.data_dir)
     if settings.recover_jobs:

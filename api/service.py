@@ -43,25 +43,37 @@ class SolveService:
         self.pool = pool
         self.kill_grace = kill_grace
 
-    def solve(
-        self,
-        kind: str,
-        request,
-        *,
-        time_limit: float | None,
-        should_cancel: Callable[[], bool] | None = None,
-    ) -> dict:
+    def solve(self, kind: str, request, *, time_limit: float | None, should_cancel=None) -> dict:
         """Run one problem; the caller holds a solver slot. ``time_limit`` bounds the
         whole solve (the solver's own limit plus a grace period) or is None for none."""
-        key = _cache_key(kind, request)
-        if key is not None and (cached := self.store.cached_result(key)) is not None:
-            problem, method, status, value = _summary(kind, request, cached)
-            self.store.record_run(kind, problem, method, status, value, 0.0, cached=True)
-            return {**cached, "cached": True}
-        deadline = time.monotonic() + time_limit + self.kill_grace if time_limit is not None else None
-        params = request.model_dump(mode="json")
+        cached = self._from_cache(kind, request)
+        return cached if cached is not None else self._run(kind, request, time_limit, should_cancel)
+
+    def solve_now(self, kind: str, request, *, time_limit: float | None, slot_wait: float) -> dict:
+        """A synchronous solve: wait briefly for a slot, else tell the client to retry."""
+        cached = self._from_cache(kind, request)
+        if cached is not None:
+            return cached
+        if not self.pool.acquire(timeout=slot_wait):
+            raise ServiceBusy(503, "all solver slots are busy; retry shortly or submit a job to /jobs", 2)
         try:
-            result = self.pool.run(kind, params, deadline=deadline, should_cancel=should_cancel)
+            return self._run(kind, request, time_limit, None)
+        finally:
+            self.pool.release()
+
+    def _from_cache(self, kind: str, request) -> dict | None:
+        key = _cache_key(kind, request)
+        cached = self.store.cached_result(key) if key is not None else None
+        if cached is None:
+            return None
+        problem, method, status, value = _summary(kind, request, cached)
+        self.store.record_run(kind, problem, method, status, value, 0.0, cached=True)
+        return {**cached, "cached": True}
+
+    def _run(self, kind: str, request, time_limit: float | None, should_cancel: Callable[[], bool] | None) -> dict:
+        deadline = time.monotonic() + time_limit + self.kill_grace if time_limit is not None else None
+        try:
+            result = self.pool.run(kind, request.model_dump(mode="json"), deadline=deadline, should_cancel=should_cancel)
         except SolveFailed as failure:
             if failure.reason == "invalid":
                 raise FieldError("body", failure.detail) from None
@@ -70,20 +82,9 @@ class SolveService:
             raise
         problem, method, status, value = _summary(kind, request, result)
         self.store.record_run(kind, problem, method, status, value, result.get("wall_time"))
-        if key is not None and result["status"] == "optimal" and (result["count"] or {}).get("exact", True):
-            self.store.cache_result(key, result)
-        if kind in PLACEMENT_KINDS:
-            result = {**result, "cached": False}
-        return result
-
-    def solve_now(self, kind: str, request, *, time_limit: float | None, slot_wait: float) -> dict:
-        """A synchronous solve: wait briefly for a slot, else tell the client to retry."""
-        key = _cache_key(kind, request)
-        if key is not None and self.store.cached_result(key) is not None:
-            return self.solve(kind, request, time_limit=time_limit)
-        if not self.pool.acquire(timeout=slot_wait):
-            raise ServiceBusy(503, "all solver slots are busy; retry shortly or submit a job to /jobs", 2)
-        try:
-            return self.solve(kind, request, time_limit=time_limit)
-        finally:
-            self.pool.release()
+        if kind not in PLACEMENT_KINDS:
+            return result
+        count_exact = (result["count"] or {}).get("exact", True)
+        if result["status"] == "optimal" and count_exact:
+            self.store.cache_result(_cache_key(kind, request), result)
+        return {**result, "cached": False}

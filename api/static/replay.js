@@ -1,0 +1,145 @@
+// Replaying a search trace (native_search/trace.py): events ``place``, ``remove``,
+// ``move``, ``backtrack``, ``expand`` and ``truncated``, each with ``step``, ``why`` and the
+// squares it touches by name. The board after k steps is rebuilt from the first k events,
+// so stepping backward is as exact as stepping forward.
+
+import { has, t } from "./i18n.js";
+
+const SQUARE_ROLES = new Set(["event", "step", "why", "square", "from", "to"]);
+
+function names(value) {
+  if (value === undefined || value === null) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+/** The board after the first ``position`` events: ``placed`` in order (a tour's moves or
+ * the queens standing), ``expanded`` squares, the square just touched and the one just
+ * taken back. */
+export function stateAfter(trace, position) {
+  const placed = [];
+  const expanded = new Set();
+  let current = null;
+  let removed = null;
+  for (const event of trace.slice(0, position)) {
+    removed = null;
+    switch (event.event) {
+      case "place":
+        for (const square of names(event.square)) placed.push(square);
+        current = names(event.square).at(-1) ?? current;
+        break;
+      case "move":
+        placed.push(...names(event.to));
+        current = names(event.to).at(-1) ?? current;
+        break;
+      case "remove":
+      case "backtrack":
+        for (const square of names(event.square)) {
+          const index = placed.lastIndexOf(square);
+          if (index >= 0) placed.splice(index, 1);
+          removed = square;
+        }
+        current = placed.at(-1) ?? null;
+        break;
+      case "expand":
+        for (const square of names(event.square)) expanded.add(square);
+        current = names(event.square).at(-1) ?? current;
+        break;
+      default:
+        break;
+    }
+  }
+  return { placed, expanded, current, removed };
+}
+
+function joined(value) {
+  return names(value).join(", ");
+}
+
+/** One line saying what step ``event`` did and why, in the current language. */
+export function explain(event) {
+  const params = { ...event, square: joined(event.square), from: joined(event.from), to: joined(event.to) };
+  let action;
+  if (event.event === "place" && event.from) action = t("event_place_from", params);
+  else if (has(`event_${event.event}`)) action = t(`event_${event.event}`, params);
+  else action = t("event_other", params);
+  const reason = has(`why_${event.why}`) ? t(`why_${event.why}`, params) : t("why_other", params);
+  const extras = Object.entries(event)
+    .filter(([key]) => !SQUARE_ROLES.has(key) && !(event.event === "truncated" && key === "dropped"))
+    .map(([key, value]) => `${key} = ${Array.isArray(value) ? value.join(", ") : value}`);
+  return `${action}: ${reason}${extras.length ? ` [${extras.join("; ")}]` : ""}`;
+}
+
+/**
+ * The step-by-step player: first/back/play/next/last buttons, a slider, an interval, and
+ * one explanation line per step (seed 002's step-by-step and automatic run modes).
+ * ``onChange(position)`` redraws the board.
+ */
+export class Player {
+  constructor(root, onChange) {
+    this.root = root;
+    this.onChange = onChange;
+    this.trace = [];
+    this.position = 0;
+    this.timer = null;
+    this.buttons = Object.fromEntries(
+      [...root.querySelectorAll("button[data-step]")].map((button) => [button.dataset.step, button]),
+    );
+    this.slider = root.querySelector("input[type=range]");
+    this.interval = document.getElementById("interval");
+    this.counter = root.querySelector(".step-counter");
+    this.line = root.querySelector(".explanation");
+    this.buttons.first.addEventListener("click", () => this.go(0));
+    this.buttons.back.addEventListener("click", () => this.go(this.position - 1));
+    this.buttons.next.addEventListener("click", () => this.go(this.position + 1));
+    this.buttons.last.addEventListener("click", () => this.go(this.trace.length));
+    this.buttons.play.addEventListener("click", () => (this.timer ? this.pause() : this.play()));
+    this.slider.addEventListener("input", () => this.go(Number(this.slider.value)));
+    this.interval.addEventListener("change", () => {
+      if (this.timer) this.play();
+    });
+  }
+
+  load(trace, position) {
+    this.pause();
+    this.trace = trace ?? [];
+    this.root.hidden = this.trace.length === 0;
+    this.slider.max = this.trace.length;
+    this.go(position);
+  }
+
+  go(position) {
+    this.position = Math.max(0, Math.min(this.trace.length, position));
+    if (this.position === this.trace.length) this.pause();
+    this.render();
+    this.onChange(this.position);
+  }
+
+  play() {
+    this.pause();
+    if (this.position >= this.trace.length) this.position = 0;
+    const delay = Math.max(10, Number(this.interval.value) || 300);
+    this.timer = setInterval(() => this.go(this.position + 1), delay);
+    this.render();
+  }
+
+  pause() {
+    clearInterval(this.timer);
+    this.timer = null;
+    if (this.trace.length) this.render();
+  }
+
+  render() {
+    const n = this.trace.length;
+    this.slider.value = this.position;
+    this.counter.textContent = t("step_of", { i: this.position, n });
+    if (this.position === 0) this.line.textContent = t("at_start");
+    else this.line.textContent = `${this.position}. ${explain(this.trace[this.position - 1])}`;
+    if (this.position === n) this.line.textContent += ` ${t("at_end")}`;
+    const playing = this.timer !== null;
+    this.buttons.play.textContent = playing ? "⏸" : "▶";
+    this.buttons.play.setAttribute("aria-label", t(playing ? "pause" : "play"));
+    this.buttons.play.setAttribute("aria-pressed", String(playing));
+    this.buttons.first.disabled = this.buttons.back.disabled = this.position === 0;
+    this.buttons.next.disabled = this.buttons.last.disabled = this.position === n;
+  }
+}
