@@ -1,0 +1,252 @@
+"""Knight's tours: one entry point over theory, search and construction, with every
+returned tour verified."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+
+from chessboard import Board, BoardError, Square, file_name, parse_square
+from native_search.knight_graph import knight_neighbours
+from native_search.results import TourResult
+from native_search.tour_blocks import ConstructionError, can_construct, closed_tour_by_blocks
+from native_search.tour_search import SearchOutcome, depth_first_tour, warnsdorff_tour
+from native_search.trace import DEFAULT_TRACE_LIMIT, start_trace
+from native_search.tour_theory import tour_impossibility
+
+METHODS = ("warnsdorff", "dfs", "divide_and_conquer")
+TIE_BREAKS = ("first", "random", "pohl", "roth", "squirrel_cull")
+
+# Open tours on boards this large come from the closed construction, rotated to the
+# start: a pure-Python Warnsdorff walk costs about 3 µs a square (3.4 s on 1000×1000).
+CONSTRUCT_OPEN_FROM = 250_000
+
+# Squirrel & Cull (1996) break Warnsdorff ties by a fixed order of the eight moves. We
+# use one fixed order for every board, (rank, file) steps below; their refinement of
+# switching order by n mod 8 and late in the tour is not reproduced, so on some sizes
+# the greedy walk dead-ends and the backtracking and restarts take over.
+SQUIRREL_CULL_ORDER = ((-2, -1), (-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2))
+
+
+def knight_tour(
+    board: Board,
+    start: str | Square | None = None,
+    *,
+    closed: bool = False,
+    method: str = "warnsdorff",
+    tie_break: str = "first",
+    lookahead: int = 0,
+    backtracking: bool = True,
+    node_limit: int = 1_500_000,
+    seed: int = 0,
+    trace: bool = False,
+    trace_limit: int = DEFAULT_TRACE_LIMIT,
+) -> TourResult:
+    """A knight's tour of ``board`` from ``start`` (default ``a1``).
+
+    Parameters
+    ----------
+    board, start : the board and a square name or index.
+    closed : ask for a closed (re-entrant) tour.
+    method : ``warnsdorff`` (Warnsdorff 1823, backtracking with pruning), ``dfs`` (plain
+        backtracking in a fixed move order) or ``divide_and_conquer`` (block
+        construction after Parberry 1997). ``warnsdorff`` switches to the construction
+        for closed tours it applies to and for open tours on boards of at least
+        ``CONSTRUCT_OPEN_FROM`` squares; ``method`` in the result says which ran.
+    tie_break : ``first``, ``random`` (seeded), ``pohl`` (Pohl 1967), ``roth`` (farthest
+        from the centre) or ``squirrel_cull`` (fixed move order, Squirrel & Cull 1996).
+    lookahead : compare the least onward degree this many moves deep on ties (seed 001).
+    backtracking : with ``False`` a stuck greedy walk returns ``dead_end``.
+    node_limit : squares placed in all before giving up with ``limit``.
+    trace, trace_limit : record at most ``trace_limit`` step events.
+
+    Returns
+    -------
+    TourResult — ``found`` with a verified path; ``none`` with a ``reason`` (from theory:
+    Schwenk 1991, Conrad et al. 1994, colour parity; or an exhausted search); ``limit``;
+    or ``dead_end``. When Warnsdorff backtracking needs more than a few times the board's
+    size it restarts with other tie-breaks (``roth``, ``pohl``, seeded ``random``);
+    ``tie_break`` in the result names the one that found the tour.
+
+    Raises
+    ------
+    ValueError for an unknown method or tie-break or a bad limit; BoardError for a
+    start square off the board.
+    """
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r} (expected one of {', '.join(METHODS)})")
+    if tie_break not in TIE_BREAKS:
+        raise ValueError(f"unknown tie_break {tie_break!r} (expected one of {', '.join(TIE_BREAKS)})")
+    if not isinstance(lookahead, int) or lookahead < 0:
+        raise ValueError(f"lookahead must be a non-negative integer, got {lookahead!r}")
+    if not isinstance(node_limit, int) or node_limit < 1:
+        raise ValueError(f"node_limit must be a positive integer, got {node_limit!r}")
+    start_square = _start_square(board, start)
+    began = time.perf_counter()
+    recorder = start_trace(board, trace, trace_limit)
+    reported_tie_break = tie_break if method == "warnsdorff" else None
+
+    def result(status, squares=None, nodes=0, used_method=method, reason=None, used_tie_break=reported_tie_break):
+        path, verified = None, False
+        if squares is not None:
+            verified = verify_tour(board, squares, closed)
+            if not verified:
+                raise RuntimeError(f"{used_method} produced an invalid tour on the {board}")
+            path = square_name_tuple(board, squares)
+        return TourResult(
+            status=status,
+            path=path,
+            nodes=nodes,
+            wall_time=time.perf_counter() - began,
+            method=used_method,
+            tie_break=used_tie_break,
+            closed=closed,
+            verified=verified,
+            reason=reason,
+            trace=recorder.finish() if recorder is not None else None,
+        )
+
+    if board.num_squares == 1 and not closed:
+        return result("found", [start_square], nodes=1)
+    reason = tour_impossibility(board, start_square, closed)
+    if reason is not None:
+        return result("none", reason=reason)
+
+    construct = method == "divide_and_conquer" or (
+        method == "warnsdorff"
+        and can_construct(board.rows, board.cols)
+        and (closed or board.num_squares >= CONSTRUCT_OPEN_FROM)
+    )
+    if construct:
+        if not can_construct(board.rows, board.cols):
+            raise ValueError(f"divide_and_conquer needs one even side ≥ 12 and the other ≥ 10, got the {board}")
+        try:
+            squares = _rotated(closed_tour_by_blocks(board.rows, board.cols), start_square)
+        except ConstructionError:
+            if method == "divide_and_conquer":
+                raise
+        else:
+            if recorder is not None:
+                for square in squares[: recorder.limit].tolist():
+                    recorder.record("place", "block_construction", square=square)
+            return result("found", squares, nodes=board.num_squares, used_method="divide_and_conquer", used_tie_break=None)
+
+    finals = frozenset(knight_neighbours(board)[start_square]) if closed else None
+    if method == "dfs":
+        outcome = depth_first_tour(knight_neighbours(board), start_square, finals=finals, node_limit=node_limit, trace=recorder)
+        return _from_outcome(result, outcome, "dfs", None, board)
+    outcome, used = _warnsdorff_with_restarts(
+        board, start_square, finals, tie_break, lookahead, backtracking, node_limit, seed, recorder
+    )
+    return _from_outcome(result, outcome, "warnsdorff", used, board)
+
+
+def _from_outcome(result, outcome: SearchOutcome, method: str, tie_break: str | None, board: Board) -> TourResult:
+    if outcome.status == "found":
+        return result("found", outcome.path, outcome.nodes, used_tie_break=tie_break)
+    if outcome.status == "none":
+        reason = f"exhaustive search ({outcome.nodes} nodes) found no tour from this start"
+        return result("none", nodes=outcome.nodes, reason=reason, used_tie_break=tie_break)
+    return result(outcome.status, nodes=outcome.nodes, used_tie_break=tie_break)
+
+
+def _warnsdorff_with_restarts(board, start, finals, tie_break, lookahead, backtracking, node_limit, seed, recorder):
+    """Warnsdorff search, restarted with other tie-breaks when one attempt backtracks
+    for more than ``8 × squares`` nodes: once the walk has strayed that far, the mistake
+    lies too deep for backtracking to undo soon. An exhausted attempt is still a proof."""
+    attempts = [(tie_break, seed)]
+    if backtracking:
+        attempts += [(other, seed) for other in ("roth", "pohl") if other != tie_break]
+        attempts += [("random", seed + k) for k in range(1, 1 + node_limit // board.num_squares)]
+    budget = max(8 * board.num_squares, 10_000)
+    nodes = 0
+    for used, attempt_seed in attempts:
+        limit = min(node_limit - nodes, budget) if backtracking else node_limit
+        if limit <= 0:
+            break
+        if recorder is not None and nodes:
+            recorder.record_value("restart", "restart_tie_break", tie_break=used)
+        outcome = warnsdorff_tour(
+            _ordered_neighbours(board, used),
+            start,
+            finals=finals,
+            tie_key=_roth_key(board) if used == "roth" else None,
+            tie_break=used,
+            lookahead=lookahead,
+            backtracking=backtracking,
+            node_limit=limit,
+            seed=attempt_seed,
+            trace=recorder,
+        )
+        nodes += outcome.nodes
+        if outcome.status != "limit":
+            return SearchOutcome(outcome.status, outcome.path, nodes), used
+    return SearchOutcome("limit", None, nodes), tie_break
+
+
+def _ordered_neighbours(board: Board, tie_break: str):
+    if tie_break == "squirrel_cull":
+        return _squirrel_cull_neighbours(board)
+    return knight_neighbours(board)
+
+
+@lru_cache(maxsize=8)
+def _squirrel_cull_neighbours(board: Board) -> tuple[tuple[Square, ...], ...]:
+    """The knight table with each square's moves in Squirrel & Cull's fixed order, so the
+    stable sort by degree leaves ties in that order."""
+    rank_of_step = {step: i for i, step in enumerate(SQUIRREL_CULL_ORDER)}
+    cols = board.cols
+    return tuple(
+        tuple(sorted(moves, key=lambda t, s=s: rank_of_step[(t // cols - s // cols, t % cols - s % cols)]))
+        for s, moves in enumerate(knight_neighbours(board))
+    )
+
+
+def _roth_key(board: Board):
+    """Roth's tie-break: the candidate farthest from the centre first."""
+    rows, cols = board.rows, board.cols
+    return lambda s: -((2 * (s // cols) - rows + 1) ** 2 + (2 * (s % cols) - cols + 1) ** 2)
+
+
+def _start_square(board: Board, start: str | Square | None) -> Square:
+    if start is None:
+        return 0
+    if isinstance(start, str):
+        return parse_square(board, start)
+    if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < board.num_squares:
+        raise BoardError(f"start {start!r} is not a square of the {board}")
+    return start
+
+
+def _rotated(cycle: np.ndarray, start: Square) -> np.ndarray:
+    """The closed tour ``cycle`` read from ``start``."""
+    return np.roll(cycle, -int(np.flatnonzero(cycle == start)[0]))
+
+
+def verify_tour(board: Board, squares: Sequence[Square] | np.ndarray, closed: bool) -> bool:
+    """Every square exactly once, a knight move each step, and back to the start when
+    ``closed``. Independent of the searches: it reads only coordinates."""
+    path = np.asarray(squares, dtype=np.int64)
+    total = board.num_squares
+    if path.shape != (total,) or path.min() < 0 or path.max() >= total:
+        return False
+    if np.bincount(path, minlength=total).max() != 1:
+        return False
+    if closed:
+        if total < 2:
+            return False
+        path = np.append(path, path[0])
+    ranks, files = np.divmod(path, board.cols)
+    return bool((np.abs(np.diff(ranks)) * np.abs(np.diff(files)) == 2).all())
+
+
+def square_name_tuple(board: Board, squares: Sequence[Square] | np.ndarray) -> tuple[str, ...]:
+    """Names of many squares at once (a million in about 0.1 s): per-file and per-rank
+    strings joined by C-level ``map`` rather than one ``square_name`` call a square."""
+    files = [file_name(f) for f in range(board.cols)]
+    ranks = [str(r + 1) for r in range(board.rows)]
+    rank_indices, file_indices = np.divmod(np.asarray(squares, dtype=np.int64), board.cols)
+    return tuple(map(str.__add__, map(files.__getitem__, file_indices.tolist()), map(ranks.__getitem__, rank_indices.tolist())))
