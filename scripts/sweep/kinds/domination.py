@@ -1,0 +1,89 @@
+"""Placement problems: each greedy or constructive baseline against the CP-SAT and SAT
+models — value, proven bound, time, the literature value, and the baselines' gap."""
+
+from __future__ import annotations
+
+import models
+import native_search
+from chessboard import VARIANT_OBJECTIVES, Board, Objective, Piece, PlacementProblem, PlacementResult
+
+from scripts.sweep.options import SweepOptions
+from scripts.sweep.records import invalid, new_record, timed, with_gaps
+from scripts.sweep.plots import Panel
+from scripts.sweep.tables import Layout
+
+OBJECTIVES = {**VARIANT_OBJECTIVES, "independence": Objective.INDEPENDENCE}
+"""The service's variant names, plus independence (the largest non-attacking set)."""
+
+MODEL_SOLVERS = ("cpsat", "sat")
+
+LAYOUT = Layout(index=("piece", "variant", "board"), per_method=("value", "seconds"), per_cell=("literature",))
+PANEL = Panel("value", "greedy against the optimum", "pieces", against_best=True)
+
+
+def cells(options: SweepOptions) -> list[dict]:
+    return [
+        {
+            "kind": "domination",
+            "piece": piece.value,
+            "variant": variant,
+            "rows": board.rows,
+            "cols": board.cols,
+            "time_limit": options.time_limit,
+            "seed": options.seed,
+        }
+        for piece in options.pieces
+        for variant in options.variants
+        for board in options.boards
+    ]
+
+
+def problem_of(spec: dict) -> PlacementProblem:
+    return PlacementProblem(Board(spec["rows"], spec["cols"]), Piece(spec["piece"]), OBJECTIVES[spec["variant"]])
+
+
+def run(spec: dict) -> list[dict]:
+    problem = problem_of(spec)
+    engines = [(name, lambda baseline=baseline: baseline(problem)) for name, baseline in baselines()]
+    engines += [
+        (solver, lambda solver=solver: models.solve(problem, solver=solver, time_limit=spec["time_limit"],
+                                                    seed=spec["seed"]))
+        for solver in MODEL_SOLVERS
+    ]
+    records = [_run_engine(spec, method, engine) for method, engine in engines]
+    literature = next((record["literature"] for record in records if record["literature"] is not None), None)
+    for record in records:
+        record["literature"] = literature
+    optimum = next((record["value"] for record in records if record["optimal"]), None)
+    return with_gaps(records, optimum)
+
+
+def baselines() -> list[tuple[str, object]]:
+    """The heuristics ``native_search`` offers, by method name."""
+    return [("greedy", native_search.greedy_placement)]
+
+
+def _run_engine(spec: dict, method: str, engine) -> dict:
+    record = {**new_record(spec, method), "literature": None, "literature_agrees": None}
+    try:
+        result, record["seconds"] = timed(engine)
+    except ValueError as error:
+        return invalid(record, error)
+    return {**record, **_placement_fields(result)}
+
+
+def _placement_fields(result: PlacementResult) -> dict:
+    literature = result.literature
+    return {
+        "status": result.status.value,
+        "value": result.value,
+        "lower_bound": result.lower_bound,
+        "upper_bound": result.upper_bound,
+        "optimal": result.optimal,
+        "verified": result.verified,
+        "proof": result.proof,
+        "solver": result.solver.name,
+        "solver_version": result.solver.version,
+        "literature": literature.value if literature else None,
+        "literature_agrees": literature.agrees if literature else None,
+    }

@@ -1,0 +1,82 @@
+"""Shortest knight paths by seed 000's protocol: on seeded random boards with obstacles
+and enemy rooks, reach a square that checks the black king (or capture it) by DFS, BFS
+and A* with each heuristic — length, nodes expanded, and whether it was the shortest."""
+
+from __future__ import annotations
+
+import random
+
+import native_search
+from chessboard import Board, Piece, attack_table, parse_square, parse_squares, square_name, square_names
+
+from scripts.sweep.options import SweepOptions
+from scripts.sweep.records import invalid, new_record, timed, with_gaps
+from scripts.sweep.plots import Panel
+from scripts.sweep.tables import Layout
+
+HEURISTICS = ("knight", "manhattan3", "zero", "manhattan")
+SQUARES_PER_ROOK = 32  # two rooks on 8×8, as in seed 000
+SQUARES_PER_OBSTACLE = 10
+
+LAYOUT = Layout(index=("board", "instance", "start"), per_method=("value", "nodes", "seconds"))
+PANEL = Panel("value", "path length against the shortest", "moves (mean over boards)", against_best=True)
+
+
+def cells(options: SweepOptions) -> list[dict]:
+    return [
+        {"kind": "paths", "rows": board.rows, "cols": board.cols, "instance": instance, "seed": options.seed,
+         **random_instance(board, options.seed, instance)}
+        for board in options.boards
+        for instance in range(options.instances)
+    ]
+
+
+def random_instance(board: Board, seed: int, instance: int) -> dict:
+    """Knight, king, rooks and obstacles on distinct squares. Rooks stay off the knight's
+    lines so that it does not start in check; goals are the king's square and the squares
+    from which a knight checks it. The string seed draws the same board in every process."""
+    rng = random.Random(f"{seed}:{board.rows}x{board.cols}:{instance}")
+    squares = list(board.squares())
+    rng.shuffle(squares)
+    start, king, *rest = squares
+    goals = (king, *attack_table(board, Piece.KNIGHT).lists[king])
+    start_rank, start_file = board.coordinates(start)
+    safe = [s for s in rest if s not in goals and start_rank != board.rank_of(s) and start_file != board.file_of(s)]
+    rooks = safe[: max(1, board.num_squares // SQUARES_PER_ROOK)]
+    taken = {start, *goals, *rooks}
+    blocked = [s for s in rest if s not in taken][: board.num_squares // SQUARES_PER_OBSTACLE]
+    return {
+        "start": square_name(board, start),
+        "goals": square_names(board, goals),
+        "blocked": sorted(square_names(board, blocked)),
+        "enemies": [["rook", square_name(board, rook)] for rook in rooks],
+    }
+
+
+def methods() -> list[tuple[str, dict]]:
+    return [("dfs", {"method": "dfs"}), ("bfs", {"method": "bfs"})] + [
+        (f"astar/{heuristic}", {"method": "astar", "heuristic": heuristic}) for heuristic in HEURISTICS
+    ]
+
+
+def run(spec: dict) -> list[dict]:
+    board = Board(spec["rows"], spec["cols"])
+    problem = {
+        "start": parse_square(board, spec["start"]),
+        "goals": parse_squares(board, spec["goals"]),
+        "blocked": parse_squares(board, spec["blocked"]),
+        "enemies": [(Piece(piece), parse_square(board, square)) for piece, square in spec["enemies"]],
+    }
+    records = []
+    for method, arguments in methods():
+        record = new_record(spec, method)
+        try:
+            result, record["seconds"] = timed(lambda: native_search.knight_path(board, **problem, **arguments))
+        except ValueError as error:
+            records.append(invalid(record, error))
+            continue
+        record.update(status=result.status, value=result.length, optimal=result.optimal, nodes=result.nodes_expanded)
+        records.append(record)
+    # BFS always finds a shortest path, so its length is the yardstick for the others.
+    shortest = next(record["value"] for record in records if record["method"] == "bfs")
+    return with_gaps(records, shortest)

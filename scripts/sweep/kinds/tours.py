@@ -1,0 +1,71 @@
+"""Knight's tours by seed 003's protocol: plain depth-first search with a node limit
+against Warnsdorff's rule with each tie-break, from the corner and seeded random starts."""
+
+from __future__ import annotations
+
+import random
+
+import native_search
+from chessboard import Board, parse_square, square_name
+
+from scripts.sweep.options import SweepOptions
+from scripts.sweep.records import invalid, new_record, timed
+from scripts.sweep.plots import Panel
+from scripts.sweep.tables import Layout
+
+TIE_BREAKS = ("first", "random", "pohl", "roth", "squirrel_cull")
+RANDOM_STARTS = 4
+
+LAYOUT = Layout(index=("board", "start"), per_method=("outcome", "seconds"))
+PANEL = Panel("nodes", "nodes searched", "nodes (mean over starts)", log=True)
+
+
+def cells(options: SweepOptions) -> list[dict]:
+    return [
+        {
+            "kind": "tours",
+            "rows": board.rows,
+            "cols": board.cols,
+            "start": start,
+            "closed": options.closed,
+            "node_limit": options.node_limit,
+            "seed": options.seed,
+        }
+        for board in options.boards
+        for start in (options.starts or default_starts(board, options.seed))
+    ]
+
+
+def default_starts(board: Board, seed: int) -> tuple[str, ...]:
+    """``a1`` and four distinct other squares drawn with ``seed``. The generator is seeded
+    from a string, which Python hashes the same way in every process, so every worker
+    and every rerun draws the same squares."""
+    rng = random.Random(f"{seed}:{board.rows}x{board.cols}")
+    others = rng.sample(range(1, board.num_squares), min(RANDOM_STARTS, board.num_squares - 1))
+    return tuple(square_name(board, square) for square in (0, *others))
+
+
+def methods() -> list[tuple[str, dict]]:
+    return [("dfs", {"method": "dfs"})] + [
+        (f"warnsdorff/{tie_break}", {"method": "warnsdorff", "tie_break": tie_break}) for tie_break in TIE_BREAKS
+    ]
+
+
+def run(spec: dict) -> list[dict]:
+    board = Board(spec["rows"], spec["cols"])
+    start = parse_square(board, spec["start"])
+    records = []
+    for method, arguments in methods():
+        record = new_record(spec, method)
+        try:
+            result, record["seconds"] = timed(
+                lambda: native_search.knight_tour(
+                    board, start, closed=spec["closed"], node_limit=spec["node_limit"], seed=spec["seed"], **arguments
+                )
+            )
+        except ValueError as error:
+            records.append(invalid(record, error))
+            continue
+        record.update(status=result.status, nodes=result.nodes, verified=result.verified, reason=result.reason)
+        records.append(record)
+    return records

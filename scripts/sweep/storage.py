@@ -1,0 +1,54 @@
+"""Finished sweep cells, kept in the service's SQLite file so that a rerun skips them and
+an interrupted sweep resumes. A cell counts as finished only for the library versions
+that computed it: after an upgrade it is computed again."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+
+from api.store import Store, cache_key
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS sweep_cells (
+    key TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    spec TEXT NOT NULL,
+    records TEXT NOT NULL,
+    versions TEXT NOT NULL,
+    created_at REAL NOT NULL
+)
+"""
+
+
+def cell_key(spec: dict) -> str:
+    return cache_key("sweep/" + spec["kind"], spec)
+
+
+class SweepStore:
+    def __init__(self, data_dir: Path, versions: dict):
+        # The service's store creates the directory, the file and its WAL mode; this table
+        # lives beside its tables and is written through a connection of its own.
+        path = Store(data_dir).path
+        self._db = sqlite3.connect(path, timeout=30, isolation_level=None)
+        self._db.execute(SCHEMA)
+        self._versions = json.dumps(versions, sort_keys=True)
+
+    def finished(self, spec: dict) -> list[dict] | None:
+        """The stored records of ``spec``'s cell, or ``None`` when it must be computed."""
+        row = self._db.execute(
+            "SELECT records FROM sweep_cells WHERE key = ? AND versions = ?", (cell_key(spec), self._versions)
+        ).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def save(self, spec: dict, records: list[dict]) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO sweep_cells (key, kind, spec, records, versions, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (cell_key(spec), spec["kind"], json.dumps(spec), json.dumps(records), self._versions, time.time()),
+        )
+
+    def close(self) -> None:
+        self._db.close()

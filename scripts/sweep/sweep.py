@@ -1,0 +1,44 @@
+"""Run a sweep: take finished cells from the store, run the rest, store each one as it
+finishes, and return every record in the order of the cells."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+
+from tqdm import tqdm
+
+from scripts.sweep.storage import SweepStore, cell_key
+
+
+@dataclass
+class SweepOutcome:
+    records: list[dict]
+    reused: int
+    failures: list[tuple[dict, Exception]] = field(default_factory=list)
+
+
+def run_sweep(specs: list[dict], store: SweepStore, executor, *, fresh: bool = False,
+              progress: bool = True) -> SweepOutcome:
+    """``fresh`` recomputes cells the store already holds (and replaces them). The bar
+    draws only on a terminal (``disable=None``), so logs and pipes stay clean."""
+    done = {} if fresh else {index: store.finished(spec) for index, spec in enumerate(specs)}
+    done = {index: records for index, records in done.items() if records is not None}
+    pending = [spec for index, spec in enumerate(specs) if index not in done]
+    position = {cell_key(spec): index for index, spec in enumerate(specs)}
+    failures = []
+    # delay: a sweep served entirely from the store finishes before a bar would be worth drawing.
+    bar = tqdm(total=len(pending), unit="cell", file=sys.stderr, delay=0.5, disable=None if progress else True)
+    try:
+        for spec, outcome in executor.run(pending):
+            bar.update()
+            if isinstance(outcome, Exception):
+                failures.append((spec, outcome))
+                bar.write(f"cell failed: {spec}: {type(outcome).__name__}: {outcome}", file=sys.stderr)
+                continue
+            store.save(spec, outcome)
+            done[position[cell_key(spec)]] = outcome
+    finally:
+        bar.close()
+    records = [record for index in sorted(done) for record in done[index]]
+    return SweepOutcome(records, reused=len(specs) - len(pending), failures=failures)
