@@ -14,6 +14,7 @@ from api.docs import docs_page, openapi_document
 from api.errors import problem, register_error_handlers, validation_problem
 from api.executor import SolverPool
 from api.jobs import JobRunner
+from api.lab import lab
 from api.routes import api
 from api.schemas import ProblemDetail
 from api.service import SolveService, SolveTimedOut
@@ -77,6 +78,7 @@ def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
         return None
 
     app.register_api(api)
+    app.register_blueprint(lab)
     app.add_url_rule("/openapi.json", "openapi_json", lambda: jsonify(openapi_document(app)))
     app.add_url_rule("/docs", "docs", lambda: docs_page(openapi_document(app)))
     return app

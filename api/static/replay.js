@@ -12,43 +12,50 @@ function names(value) {
   return Array.isArray(value) ? value : [value];
 }
 
-/** The board after the first ``position`` events: ``placed`` in order (a tour's moves or
- * the queens standing), ``expanded`` squares, the square just touched and the one just
- * taken back. */
+/** The board after the first ``position`` events: ``placed`` in order (a tour's moves, a
+ * depth-first path, the queens standing), ``walked`` (the path an answer walks, from
+ * ``move`` events), ``expanded`` squares, the square just touched and the one just taken back. */
 export function stateAfter(trace, position) {
   const placed = [];
+  const walked = [];
   const expanded = new Set();
   let current = null;
   let removed = null;
+  // A step that names where it came from extends a line; its first step also draws the origin.
+  const extend = (line, event, squares) => {
+    const from = names(event.from).at(-1);
+    if (from && line.length === 0) line.push(from);
+    line.push(...squares);
+  };
   for (const event of trace.slice(0, position)) {
     removed = null;
+    const squares = names(event.to ?? event.square);
     switch (event.event) {
       case "place":
-        for (const square of names(event.square)) placed.push(square);
-        current = names(event.square).at(-1) ?? current;
+        extend(placed, {}, squares);
         break;
       case "move":
-        placed.push(...names(event.to));
-        current = names(event.to).at(-1) ?? current;
+        extend(walked, event, squares);
+        break;
+      case "expand":
+        for (const square of squares) expanded.add(square);
+        if (event.from) extend(placed, event, squares);
         break;
       case "remove":
       case "backtrack":
-        for (const square of names(event.square)) {
+        for (const square of squares) {
           const index = placed.lastIndexOf(square);
           if (index >= 0) placed.splice(index, 1);
           removed = square;
         }
         current = placed.at(-1) ?? null;
-        break;
-      case "expand":
-        for (const square of names(event.square)) expanded.add(square);
-        current = names(event.square).at(-1) ?? current;
-        break;
+        continue;
       default:
-        break;
+        continue;
     }
+    current = squares.at(-1) ?? current;
   }
-  return { placed, expanded, current, removed };
+  return { placed, walked, expanded, current, removed };
 }
 
 function joined(value) {
@@ -57,9 +64,9 @@ function joined(value) {
 
 /** One line saying what step ``event`` did and why, in the current language. */
 export function explain(event) {
-  const params = { ...event, square: joined(event.square), from: joined(event.from), to: joined(event.to) };
+  const params = { ...event, square: joined(event.square), from: joined(event.from), to: joined(event.to ?? event.square) };
   let action;
-  if (event.event === "place" && event.from) action = t("event_place_from", params);
+  if (event.from && has(`event_${event.event}_from`)) action = t(`event_${event.event}_from`, params);
   else if (has(`event_${event.event}`)) action = t(`event_${event.event}`, params);
   else action = t("event_other", params);
   const reason = has(`why_${event.why}`) ? t(`why_${event.why}`, params) : t("why_other", params);

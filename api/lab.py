@@ -1,0 +1,22 @@
+"""The Board lab: the page at ``/`` that watches searches step by step and plays the
+domination challenges (seed 002's interactive half). It is static files only; the page
+calls the same JSON endpoints as any other client, so nothing here computes."""
+
+from __future__ import annotations
+
+from flask import Blueprint
+
+lab = Blueprint("lab", __name__, static_folder="static", static_url_path="/lab")
+
+# The page loads nothing from anywhere but this service: no CDN, no external fonts.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+
+
+@lab.get("/")
+def index():
+    response = lab.send_static_file("index.html")
+    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    return response
