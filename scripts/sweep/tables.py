@@ -105,7 +105,8 @@ def _format(name: str, record: dict | None) -> str:
     if name == "value":
         return _value_text(record)
     if name == "outcome":
-        return f"{record['status']} {_text(record['nodes'])}".strip()
+        via = f" via {record['via']}" if record.get("via") else ""
+        return f"{record['status']} {_text(record['nodes'])}{via}".strip()
     if name == "seconds":
         return _seconds_text(record["seconds"])
     return _text(record.get(name))

@@ -21,12 +21,13 @@ PANEL = Panel("nodes", "nodes searched", "nodes (mean over starts)", log=True)
 
 
 def cells(options: SweepOptions) -> list[dict]:
+    """Raises ``ValueError`` for a start square off one of the boards."""
     return [
         {
             "kind": "tours",
             "rows": board.rows,
             "cols": board.cols,
-            "start": start,
+            "start": square_name(board, parse_square(board, start)),
             "closed": options.closed,
             "node_limit": options.node_limit,
             "seed": options.seed,
@@ -66,6 +67,15 @@ def run(spec: dict) -> list[dict]:
         except ValueError as error:
             records.append(invalid(record, error))
             continue
-        record.update(status=result.status, nodes=result.nodes, verified=result.verified, reason=result.reason)
+        record.update(status=result.status, nodes=result.nodes, verified=result.verified, reason=result.reason,
+                      via=_via(result, method))
         records.append(record)
     return records
+
+
+def _via(result, method: str) -> str | None:
+    """The engine that really answered when it is not the one asked for: Warnsdorff
+    restarts with other tie-breaks when backtracking drags on, and switches to the block
+    construction where that applies."""
+    used = result.method + (f"/{result.tie_break}" if result.tie_break else "")
+    return None if used == method else used
