@@ -1,0 +1,44 @@
+"""Native searches: knight's tours, knight paths, N-Queens, greedy placement baselines,
+and step traces for a viewer."""
+
+from native_search.examples import seed_000_knight_vs_rook_and_king
+from native_search.greedy import (
+    bishops_on_central_file,
+    greedy_domination,
+    greedy_independent_set,
+    greedy_placement,
+    greedy_total_domination,
+    kings_on_block_centres,
+    rooks_on_diagonal,
+)
+from native_search.knight_graph import knight_neighbours, unbounded_knight_distance
+from native_search.nqueens import nqueens_count, nqueens_first, nqueens_trace
+from native_search.paths import forbidden_squares, knight_path
+from native_search.results import PathResult, TourResult
+from native_search.tour_blocks import closed_tour_by_blocks
+from native_search.tour_theory import tour_impossibility
+from native_search.tours import knight_tour, verify_tour
+
+__all__ = [
+    "PathResult",
+    "TourResult",
+    "bishops_on_central_file",
+    "closed_tour_by_blocks",
+    "forbidden_squares",
+    "greedy_domination",
+    "greedy_independent_set",
+    "greedy_placement",
+    "greedy_total_domination",
+    "kings_on_block_centres",
+    "knight_neighbours",
+    "knight_path",
+    "knight_tour",
+    "nqueens_count",
+    "nqueens_first",
+    "nqueens_trace",
+    "rooks_on_diagonal",
+    "seed_000_knight_vs_rook_and_king",
+    "tour_impossibility",
+    "unbounded_knight_distance",
+    "verify_tour",
+]
