@@ -75,16 +75,17 @@ def options_from(args: argparse.Namespace) -> SweepOptions:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    args = parser().parse_args(argv)
+    cli = parser()
+    args = cli.parse_args(argv)
     if args.plot is not None and args.plot.suffix.lower() not in (".png", ".pdf"):
-        parser().error("--plot FILE must end in .png or .pdf")
+        cli.error("--plot FILE must end in .png or .pdf")
     kind = KINDS[args.kind]
     try:
         options = options_from(args)
         # Keyed like the store, so that --starts a1,a1 runs a1 once.
         specs = list({cell_key(spec): spec for spec in kind.cells(options)}.values())
     except ValueError as error:
-        parser().error(str(error))
+        cli.error(str(error))
 
     store = SweepStore(args.data, versions())
     executor = DaskExecutor(args.scheduler) if args.scheduler else LocalExecutor(args.jobs)
@@ -94,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
             "python -m scripts.compare " + shlex.join(argv), options.to_dict(), executor.describe(),
             cells=len(specs), reused=outcome.reused,
         )
+    except KeyboardInterrupt:
+        print("interrupted: the finished cells are stored; run the same command again to resume", file=sys.stderr)
+        return 130
     finally:
         executor.close()
         store.close()

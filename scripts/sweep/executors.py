@@ -26,7 +26,7 @@ class LocalExecutor:
     def run(self, specs: Sequence[dict]) -> Iterator[Finished]:
         if self.jobs <= 1:
             for spec in specs:
-                yield spec, _outcome(run_cell, spec)
+                yield spec, _run_or_error(spec)
             return
         # forkserver: the progress bar's monitor thread makes plain fork unsafe.
         context = multiprocessing.get_context("forkserver")
@@ -75,9 +75,9 @@ class DaskExecutor:
         self.client.close()
 
 
-def _outcome(function, spec: dict):
+def _run_or_error(spec: dict):
     try:
-        return function(spec)
+        return run_cell(spec)
     except Exception as error:
         return error
 

@@ -22,8 +22,11 @@ def run_sweep(specs: list[dict], store: SweepStore, executor, *, fresh: bool = F
               progress: bool = True) -> SweepOutcome:
     """``fresh`` recomputes cells the store already holds (and replaces them). The bar
     draws only on a terminal (``disable=None``), so logs and pipes stay clean."""
-    done = {} if fresh else {index: store.finished(spec) for index, spec in enumerate(specs)}
-    done = {index: records for index, records in done.items() if records is not None}
+    done: dict[int, list[dict]] = {}
+    if not fresh:
+        for index, spec in enumerate(specs):
+            if (records := store.finished(spec)) is not None:
+                done[index] = records
     pending = [spec for index, spec in enumerate(specs) if index not in done]
     position = {cell_key(spec): index for index, spec in enumerate(specs)}
     failures = []
