@@ -117,7 +117,7 @@ def _value_text(record: dict) -> str:
     best known value when there is one."""
     value = record["value"]
     if value is None:
-        return "-"
+        return record["status"] or "-"
     text = str(value)
     if not record["optimal"]:
         if record.get("lower_bound") is not None and record["lower_bound"] < value:
@@ -130,9 +130,13 @@ def _value_text(record: dict) -> str:
 
 
 def _seconds_text(seconds: float | None) -> str:
+    """Two significant digits below a second (searches take microseconds, models
+    milliseconds), two decimals up to a hundred seconds, whole seconds beyond."""
     if seconds is None:
         return ""
-    return f"{seconds:.3f}" if seconds < 10 else f"{seconds:.1f}"
+    if seconds >= 100:
+        return f"{seconds:.0f}"
+    return f"{seconds:.2f}" if seconds >= 1 else f"{seconds:.2g}"
 
 
 def _text(value) -> str:

@@ -26,7 +26,7 @@ def cells(options: SweepOptions) -> list[dict]:
 def run(spec: dict) -> list[dict]:
     n = spec["rows"]
     engines = (
-        ("backtracking", lambda: native_search.count_nqueens(n)),
+        ("backtracking", lambda: native_search.nqueens_count(n)),
         ("cpsat", lambda: models.solve_nqueens(n, mode="count", time_limit=spec["time_limit"])),
     )
     records = []
