@@ -25,17 +25,19 @@ def new_record(spec: dict, method: str) -> dict:
     return record
 
 
-def timed(call: Callable[[], object]) -> tuple[object, float]:
-    """``call()`` and the seconds it took. Every engine is timed here, around the whole
-    call (model building included), so times of different engines measure the same thing."""
+def measured(spec: dict, method: str, call: Callable[[], object], fields: Callable[[object], dict]) -> dict:
+    """The record of ``method`` on ``spec``'s cell: ``fields(call())`` and the seconds the
+    call took, or status ``invalid`` with the message when the library declined the cell
+    (its ``ValueError``). Every engine is timed here, around the whole call, model
+    building included, so the times of different engines measure the same thing."""
+    record = new_record(spec, method)
     started = time.perf_counter()
-    result = call()
-    return result, time.perf_counter() - started
-
-
-def invalid(record: dict, error: ValueError) -> dict:
-    """The record of a method that declined the cell (the library's ``ValueError``)."""
-    return {**record, "status": "invalid", "error": str(error)}
+    try:
+        result = call()
+    except ValueError as error:
+        return {**record, "status": "invalid", "error": str(error)}
+    record["seconds"] = time.perf_counter() - started
+    return {**record, **fields(result)}
 
 
 def with_gaps(records: list[dict], best: int | None) -> list[dict]:

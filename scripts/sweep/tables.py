@@ -101,12 +101,14 @@ def _format(name: str, record: dict | None) -> str:
     if record is None:
         return ""
     if record["status"] == "invalid":
-        return "invalid" if name == "value" or name == "status" else ""
+        return "invalid" if name in ("value", "status", "outcome") else ""
     if name == "value":
         return _value_text(record)
     if name == "outcome":
+        # No nodes: theory settled it (the reason is in the JSON record).
+        nodes = f" {record['nodes']}" if record["nodes"] else ""
         via = f" via {record['via']}" if record.get("via") else ""
-        return f"{record['status']} {_text(record['nodes'])}{via}".strip()
+        return f"{record['status']}{nodes}{via}"
     if name == "seconds":
         return _seconds_text(record["seconds"])
     return _text(record.get(name))

@@ -8,7 +8,7 @@ import native_search
 from chessboard import VARIANT_OBJECTIVES, Board, Objective, Piece, PlacementProblem, PlacementResult
 
 from scripts.sweep.options import SweepOptions
-from scripts.sweep.records import invalid, new_record, timed, with_gaps
+from scripts.sweep.records import measured, with_gaps
 from scripts.sweep.plots import Panel
 from scripts.sweep.tables import Layout
 
@@ -52,21 +52,12 @@ def run(spec: dict) -> list[dict]:
                                                     seed=spec["seed"]))
         for solver in MODEL_SOLVERS
     ]
-    records = [_run_engine(spec, method, engine) for method, engine in engines]
-    literature = next((record["literature"] for record in records if record["literature"] is not None), None)
+    records = [measured(spec, method, engine, _placement_fields) for method, engine in engines]
+    literature = next((record["literature"] for record in records if record.get("literature") is not None), None)
     for record in records:
         record["literature"] = literature
     optimum = next((record["value"] for record in records if record["optimal"]), None)
     return with_gaps(records, optimum)
-
-
-def _run_engine(spec: dict, method: str, engine) -> dict:
-    record = {**new_record(spec, method), "literature": None, "literature_agrees": None}
-    try:
-        result, record["seconds"] = timed(engine)
-    except ValueError as error:
-        return invalid(record, error)
-    return {**record, **_placement_fields(result)}
 
 
 def _placement_fields(result: PlacementResult) -> dict:

@@ -7,7 +7,7 @@ import native_search
 from chessboard import NQueensResult
 
 from scripts.sweep.options import SweepOptions
-from scripts.sweep.records import invalid, new_record, timed, with_gaps
+from scripts.sweep.records import measured, with_gaps
 from scripts.sweep.plots import Panel
 from scripts.sweep.tables import Layout
 
@@ -29,15 +29,7 @@ def run(spec: dict) -> list[dict]:
         ("backtracking", lambda: native_search.nqueens_count(n)),
         ("cpsat", lambda: models.solve_nqueens(n, mode="count", time_limit=spec["time_limit"])),
     )
-    records = []
-    for method, engine in engines:
-        record = new_record(spec, method)
-        try:
-            result, record["seconds"] = timed(engine)
-        except ValueError as error:
-            records.append(invalid(record, error))
-            continue
-        records.append({**record, **_count_fields(result)})
+    records = [measured(spec, method, engine, _count_fields) for method, engine in engines]
     # Backtracking always finishes its count, so it is the reference for the model's.
     return with_gaps(records, records[0]["value"])
 

@@ -10,7 +10,7 @@ import native_search
 from chessboard import Board, Piece, attack_table, parse_square, parse_squares, square_name, square_names
 
 from scripts.sweep.options import SweepOptions
-from scripts.sweep.records import invalid, new_record, timed, with_gaps
+from scripts.sweep.records import measured, with_gaps
 from scripts.sweep.plots import Panel
 from scripts.sweep.tables import Layout
 
@@ -72,16 +72,16 @@ def run(spec: dict) -> list[dict]:
         "blocked": parse_squares(board, spec["blocked"]),
         "enemies": [(Piece(piece), parse_square(board, square)) for piece, square in spec["enemies"]],
     }
-    records = []
-    for method, arguments in methods():
-        record = new_record(spec, method)
-        try:
-            result, record["seconds"] = timed(lambda: native_search.knight_path(board, **problem, **arguments))
-        except ValueError as error:
-            records.append(invalid(record, error))
-            continue
-        record.update(status=result.status, value=result.length, optimal=result.optimal, nodes=result.nodes_expanded)
-        records.append(record)
+    records = [
+        measured(
+            spec,
+            method,
+            lambda: native_search.knight_path(board, **problem, **arguments),
+            lambda result: {"status": result.status, "value": result.length, "optimal": result.optimal,
+                            "nodes": result.nodes_expanded},
+        )
+        for method, arguments in methods()
+    ]
     # BFS always finds a shortest path, so its length is the yardstick for the others.
     shortest = next(record["value"] for record in records if record["method"] == "bfs")
     return with_gaps(records, shortest)

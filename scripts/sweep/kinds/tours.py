@@ -9,7 +9,7 @@ import native_search
 from chessboard import Board, parse_square, square_name
 
 from scripts.sweep.options import SweepOptions
-from scripts.sweep.records import invalid, new_record, timed
+from scripts.sweep.records import measured
 from scripts.sweep.plots import Panel
 from scripts.sweep.tables import Layout
 
@@ -55,22 +55,18 @@ def methods() -> list[tuple[str, dict]]:
 def run(spec: dict) -> list[dict]:
     board = Board(spec["rows"], spec["cols"])
     start = parse_square(board, spec["start"])
-    records = []
-    for method, arguments in methods():
-        record = new_record(spec, method)
-        try:
-            result, record["seconds"] = timed(
-                lambda: native_search.knight_tour(
-                    board, start, closed=spec["closed"], node_limit=spec["node_limit"], seed=spec["seed"], **arguments
-                )
-            )
-        except ValueError as error:
-            records.append(invalid(record, error))
-            continue
-        record.update(status=result.status, nodes=result.nodes, verified=result.verified, reason=result.reason,
-                      via=_via(result, method))
-        records.append(record)
-    return records
+    return [
+        measured(
+            spec,
+            method,
+            lambda: native_search.knight_tour(
+                board, start, closed=spec["closed"], node_limit=spec["node_limit"], seed=spec["seed"], **arguments
+            ),
+            lambda result: {"status": result.status, "nodes": result.nodes, "verified": result.verified,
+                            "reason": result.reason, "via": _via(result, method)},
+        )
+        for method, arguments in methods()
+    ]
 
 
 def _via(result, method: str) -> str | None:
