@@ -15,9 +15,10 @@ from scripts.sweep.plots import Panel
 from scripts.sweep.tables import Layout
 
 HEURISTICS = ("knight", "manhattan3", "zero", "manhattan")
-# Seed 000 has one rook on 5×5; a rook's lines forbid about a quarter of an 8×8 board, so
-# one rook and four obstacles per 64 squares leave most random boards solvable.
-SQUARES_PER_ROOK = 64
+# Seed 000 has one rook on 5×5. A rook forbids its rank and file, rows + cols squares, so
+# one rook per 16 of rows + cols forbids about a quarter of any board, and with one
+# obstacle per 16 squares most random boards stay solvable.
+SIDES_PER_ROOK = 16
 SQUARES_PER_OBSTACLE = 16
 
 # Seed 000 compares length and nodes expanded; microseconds stay in the JSON records.
@@ -35,21 +36,25 @@ def cells(options: SweepOptions) -> list[dict]:
 
 
 def random_instance(board: Board, seed: int, instance: int) -> dict:
-    """Knight, king, rooks and obstacles on distinct squares. Rooks stay off the knight's
-    lines so that it does not start in check; goals are the king's square and the squares
-    from which a knight checks it. The king is an enemy too, as in
-    ``native_search.seed_000_knight_vs_rook_and_king``: its neighbours are forbidden, its
-    square may be captured. The string seed draws the same board in every process."""
+    """Knight, king, rooks and obstacles on distinct squares, the knight on the lower half
+    and the king on the upper half of the board, so that paths grow with the board.
+    Rooks stay off the knight's lines so that it does not start in check; goals are the
+    king's square and the squares from which a knight checks it. The king is an enemy too,
+    as in ``native_search.seed_000_knight_vs_rook_and_king``: its neighbours are
+    forbidden, its square may be captured. The string seed draws the same board in every
+    process."""
     rng = random.Random(f"{seed}:{board.rows}x{board.cols}:{instance}")
     squares = list(board.squares())
     rng.shuffle(squares)
-    start, king, *rest = squares
+    middle = board.rows // 2
+    start = next(s for s in squares if board.rank_of(s) < max(middle, 1))
+    king = next(s for s in squares if board.rank_of(s) >= middle and s != start)
     goals = (king, *attack_table(board, Piece.KNIGHT).lists[king])
     start_rank, start_file = board.coordinates(start)
-    safe = [s for s in rest if s not in goals and start_rank != board.rank_of(s) and start_file != board.file_of(s)]
-    rooks = safe[: max(1, board.num_squares // SQUARES_PER_ROOK)]
-    taken = {start, *goals, *rooks}
-    blocked = [s for s in rest if s not in taken][: board.num_squares // SQUARES_PER_OBSTACLE]
+    rest = [s for s in squares if s not in (start, *goals)]
+    safe = [s for s in rest if board.rank_of(s) != start_rank and board.file_of(s) != start_file]
+    rooks = safe[: max(1, (board.rows + board.cols) // SIDES_PER_ROOK)]
+    blocked = [s for s in rest if s not in rooks][: board.num_squares // SQUARES_PER_OBSTACLE]
     return {
         "start": square_name(board, start),
         "goals": square_names(board, goals),
