@@ -1,0 +1,54 @@
+"""Run an event generator in a child process that is killed at a time limit.
+
+CaDiCaL inside python-sat ignores interrupts, so the only sure way to honour a time
+limit is to run the search where it can be killed, streaming its events out as they
+come so that nothing found before the limit is lost.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections.abc import Callable, Iterator
+
+_DONE = ("done",)
+# forkserver: the child starts from a clean single-threaded server rather than a fork of
+# a parent that may be running solver or web-server threads.
+_CONTEXT = multiprocessing.get_context("forkserver")
+
+
+def _stream(connection, generate: Callable[..., Iterator[tuple]], args: tuple) -> None:
+    for event in generate(*args):
+        connection.send(event)
+    connection.send(_DONE)
+    connection.close()
+
+
+def run_killable(generate: Callable[..., Iterator[tuple]], args: tuple, time_limit: float) -> tuple[list[tuple], bool]:
+    """The events ``generate(*args)`` produced within ``time_limit`` seconds, and whether
+    it finished. ``generate`` must be a module-level function and ``args`` picklable."""
+    receiver, sender = _CONTEXT.Pipe(duplex=False)
+    child = _CONTEXT.Process(target=_stream, args=(sender, generate, args), daemon=True)
+    deadline = time.monotonic() + time_limit
+    child.start()
+    sender.close()
+    events: list[tuple] = []
+    finished = False
+    try:
+        while not finished:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not receiver.poll(remaining):
+                break
+            try:
+                event = receiver.recv()
+            except EOFError:
+                raise RuntimeError(f"the solver process died (exit code {child.exitcode})") from None
+            finished = event == _DONE
+            if not finished:
+                events.append(event)
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        receiver.close()
+    return events, finished

@@ -1,0 +1,217 @@
+"""SAT encoding of a placement problem (python-sat) and two ways to optimise it: bound
+descent under assumptions, and RC2 MaxSAT.
+
+Both run as generators of events (``("solution", squares)``, ``("bound", k, proof)``,
+``("infeasible", proof)``) so that :mod:`models.killable` can stream progress out of a
+child process and stop it at a time limit: CaDiCaL ignores interrupts inside python-sat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+
+import pysat
+
+from pysat.card import CardEnc, EncType, ITotalizer
+from pysat.examples.rc2 import RC2
+from pysat.formula import CNF, WCNF, IDPool
+from pysat.solvers import Solver, SolverNames
+
+from chessboard import PlacementProblem, Square
+from models.formulation import formulate
+from models.killable import run_killable
+from models.outcome import Outcome
+
+INCREMENTAL_TOTALIZER = "itotalizer"
+METHODS = ("descent", "rc2")
+SOLVERS = tuple(name for name in vars(SolverNames) if not name.startswith("_"))
+ENCODINGS = tuple(name for name in vars(EncType) if not name.startswith("_") and name != "native")
+
+Event = tuple
+
+
+@dataclass(frozen=True)
+class SatParams:
+    """Every choice of the SAT backend, in one place.
+
+    ``cardinality`` encodes the bound on the number of pieces during descent:
+    ``itotalizer`` (one incremental totalizer, tightened under assumptions) or any
+    python-sat encoding name (a fresh encoding per bound, switched on by a selector).
+    ``at_most_one`` encodes the one-piece-per-attack-line constraints of sliders.
+    """
+
+    solver: str = "cadical195"
+    method: str = "descent"
+    cardinality: str = INCREMENTAL_TOTALIZER
+    at_most_one: str = "seqcounter"
+
+    def __post_init__(self) -> None:
+        if self.solver not in SOLVERS:
+            raise ValueError(f"unknown SAT solver {self.solver!r} (expected one of {', '.join(SOLVERS)})")
+        if self.method not in METHODS:
+            raise ValueError(f"unknown SAT method {self.method!r} (expected one of {', '.join(METHODS)})")
+        if self.cardinality not in (INCREMENTAL_TOTALIZER, *ENCODINGS):
+            raise ValueError(f"unknown cardinality encoding {self.cardinality!r}")
+        if self.at_most_one not in ENCODINGS:
+            raise ValueError(f"unknown at-most-one encoding {self.at_most_one!r}")
+
+
+def build_cnf(problem: PlacementProblem, pool: IDPool, at_most_one: str = "seqcounter") -> CNF:
+    """Hard clauses of ``problem``: square ``s`` holds a piece when ``pool.id(s)`` is true,
+    line ``i`` of the formulation when ``pool.id(("line", i))`` is."""
+    formulation = formulate(problem)
+    occupied = [pool.id(s) for s in problem.board.squares()]
+    line_occupied = [pool.id(("line", i)) for i in range(len(formulation.lines))]
+    cnf = CNF()
+    # A line holds a piece exactly when one of its squares does.
+    for line_var, line in zip(line_occupied, formulation.lines):
+        cnf.append([occupied[s] for s in line] + [-line_var])
+        cnf.extend([-occupied[s], line_var] for s in line)
+    # Domination: every square holds a piece or is attacked by one.
+    for cover in formulation.covers:
+        cnf.append([occupied[s] for s in cover.squares] + [line_occupied[i] for i in cover.lines])
+    # Independence: at most one piece per attack line or attacking pair.
+    for group in formulation.conflicts:
+        literals = [occupied[s] for s in group]
+        if len(literals) == 2:
+            cnf.append([-literals[0], -literals[1]])
+        else:
+            cnf.extend(CardEnc.atmost(literals, 1, vpool=pool, encoding=getattr(EncType, at_most_one)).clauses)
+    return cnf
+
+
+def _bounded_groups(problem: PlacementProblem, pool: IDPool) -> list[list[int]]:
+    """Groups of literals whose count is at most the cost: first the cost literals (pieces,
+    or for independence empty squares), then for slider domination the line variables of
+    each direction (its lines are disjoint: no more of them hold pieces than there are
+    pieces, a redundant bound that SAT needs to refute 6 queens on 13×13 in seconds)."""
+    sign = -1 if problem.objective.maximize else 1
+    groups = [[sign * pool.id(s) for s in problem.board.squares()]]
+    for family in formulate(problem).line_families:
+        groups.append([pool.id(("line", i)) for i in family])
+    return groups
+
+
+def _value(problem: PlacementProblem, cost: int) -> int:
+    return problem.board.num_squares - cost if problem.objective.maximize else cost
+
+
+def _placement(problem: PlacementProblem, pool: IDPool, model: list[int]) -> tuple[Square, ...]:
+    true = {literal for literal in model if literal > 0}
+    return tuple(s for s in problem.board.squares() if pool.id(s) in true)
+
+
+class _AtMost:
+    """``count(group) ≤ bound`` for every group, switched on by assumptions: one
+    incremental totalizer per group, or a fresh named encoding per bound behind a selector."""
+
+    def __init__(self, solver: Solver, pool: IDPool, groups: list[list[int]], encoding: str):
+        self.solver, self.pool, self.groups, self.encoding = solver, pool, groups, encoding
+        self.totalizers: list[ITotalizer] = []
+
+    def assumptions(self, bound: int) -> list[int]:
+        groups = [group for group in self.groups if len(group) > bound]
+        if self.encoding != INCREMENTAL_TOTALIZER:
+            selector = self.pool.id(("at most", bound))
+            for group in groups:
+                clauses = CardEnc.atmost(group, bound, vpool=self.pool, encoding=getattr(EncType, self.encoding)).clauses
+                self.solver.append_formula([[*clause, -selector] for clause in clauses])
+            return [selector]
+        if not self.totalizers:
+            # Bounds only ever go down, so the first bound sizes every totalizer.
+            for group in self.groups:
+                totalizer = ITotalizer(lits=group, ubound=min(bound, len(group)), top_id=self.pool.top)
+                self.pool.occupy(self.pool.top + 1, totalizer.top_id)
+                self.pool.top = totalizer.top_id
+                self.solver.append_formula(totalizer.cnf.clauses)
+                self.totalizers.append(totalizer)
+        return [-t.rhs[bound] for t in self.totalizers if len(t.lits) > bound]
+
+    def delete(self) -> None:
+        for totalizer in self.totalizers:
+            totalizer.delete()
+
+
+def descend(problem: PlacementProblem, params: SatParams, known_bound: int | None = None) -> Iterator[Event]:
+    """Find a placement, then ask for a strictly better one until the solver says none
+    exists; ``known_bound`` (a theorem's) stops the descent when reached."""
+    pool = IDPool()
+    cnf = build_cnf(problem, pool, params.at_most_one)
+    groups = _bounded_groups(problem, pool)
+    with Solver(name=params.solver, bootstrap_with=cnf.clauses) as solver:
+        at_most = _AtMost(solver, pool, groups, params.cardinality)
+        found = solver.solve()
+        cost = None
+        while found:
+            model = set(solver.get_model())
+            cost = sum(1 for literal in groups[0] if literal in model)
+            yield ("solution", _placement(problem, pool, solver.get_model()))
+            if cost == 0 or _value(problem, cost) == known_bound:
+                break
+            found = solver.solve(assumptions=at_most.assumptions(cost - 1))
+        at_most.delete()
+    if cost is None:
+        yield ("infeasible", f"sat: no placement exists ({params.solver})")
+        return
+    value = _value(problem, cost)
+    if value == known_bound:
+        yield ("bound", value, None)
+    else:
+        better = value + 1 if problem.objective.maximize else value - 1
+        yield ("bound", value, f"sat: no placement of {better} exists ({params.solver}, {params.cardinality})")
+
+
+def maxsat(problem: PlacementProblem, params: SatParams, known_bound: int | None = None) -> Iterator[Event]:
+    """RC2 core-guided MaxSAT: one soft clause per square against its cost literal."""
+    pool = IDPool()
+    formula = WCNF()
+    formula.extend(build_cnf(problem, pool, params.at_most_one).clauses)
+    costs = _bounded_groups(problem, pool)[0]
+    for literal in costs:
+        formula.append([-literal], weight=1)
+    if known_bound is not None:
+        cost_bound = problem.board.num_squares - known_bound if problem.objective.maximize else known_bound
+        formula.extend(CardEnc.atleast(costs, cost_bound, vpool=pool, encoding=EncType.totalizer).clauses)
+    with RC2(formula, solver=params.solver) as rc2:
+        model = rc2.compute()
+        if model is None:
+            yield ("infeasible", f"sat: no placement exists ({params.solver})")
+            return
+        placement = _placement(problem, pool, model)
+        yield ("solution", placement)
+        value = _value(problem, rc2.cost)
+    better = value + 1 if problem.objective.maximize else value - 1
+    yield ("bound", value, f"sat: RC2 MaxSAT proved no placement of {better} exists ({params.solver})")
+
+
+def optimise(problem: PlacementProblem, params: SatParams, known_bound: int | None = None) -> Iterator[Event]:
+    """The events of the method ``params`` names."""
+    method = descend if params.method == "descent" else maxsat
+    return method(problem, params, known_bound)
+
+
+def solve_sat(
+    problem: PlacementProblem,
+    *,
+    time_limit: float | None = None,
+    params: SatParams = SatParams(),
+    known_bound: int | None = None,
+) -> Outcome:
+    """Optimise ``problem`` with the SAT backend; with a time limit the search runs in a
+    child process that is killed when the limit is reached."""
+    args = (problem, params, known_bound)
+    if time_limit is None:
+        events = list(optimise(*args))
+    else:
+        events, _ = run_killable(optimise, args, time_limit)
+    info = {"solver_name": f"sat:{params.solver}", "solver_version": pysat.__version__, "params": asdict(params)}
+    placement, bound, proof = None, None, None
+    for event in events:
+        if event[0] == "infeasible":
+            return Outcome(None, None, event[1], infeasible=True, **info)
+        if event[0] == "solution":
+            placement = event[1]
+        else:
+            _, bound, proof = event
+    return Outcome(placement, bound, proof, **info)

@@ -1,0 +1,138 @@
+"""The dispatcher: one call from a placement problem to a checked, proved answer."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+from chessboard import PlacementProblem, PlacementResult, SolverInfo, Status, check_placement, square_names
+from models.counting import count_placements
+from models.cpsat import CpSatParams, solve_cpsat
+from models.literature import literature_value
+from models.outcome import Outcome
+from models.sat import SatParams, solve_sat
+from models.theorems import theorem_bound
+
+MAX_SIDE = 64
+SOLVERS = ("auto", "cpsat", "sat")
+
+
+class PlacementCheckFailed(RuntimeError):
+    """A backend returned a placement the independent checker rejects: always a bug."""
+
+
+def choose_backend(problem: PlacementProblem) -> str:
+    """The backend measured strongest for the piece and objective (see scripts/bench_models)."""
+    if problem.piece.is_slider and not problem.objective.maximize:
+        return "sat"
+    return "cpsat"
+
+
+def solve(
+    problem: PlacementProblem,
+    *,
+    solver: str = "auto",
+    time_limit: float | None = None,
+    count: bool = False,
+    seed: int = 0,
+    use_theorems: bool = False,
+    **backend_options,
+) -> PlacementResult:
+    """Solve ``problem`` to proven optimality, or as far as ``time_limit`` allows.
+
+    Parameters
+    ----------
+    solver: ``"cpsat"``, ``"sat"`` or ``"auto"`` (:func:`choose_backend`).
+    time_limit: seconds for the whole call, counting included; ``None`` for no limit.
+    count: also count the optimal placements, and up to the board's symmetries.
+    seed: CP-SAT's random seed, so that runs repeat.
+    use_theorems: allow a cited theorem (:mod:`models.theorems`) to bound the optimum.
+    backend_options: fields of :class:`CpSatParams` or :class:`SatParams`.
+
+    Raises
+    ------
+    ValueError: a board side outside 1…64, an unknown solver or backend option.
+    PlacementCheckFailed: a backend's placement failed the independent checker.
+    """
+    board = problem.board
+    if not (1 <= board.rows <= MAX_SIDE and 1 <= board.cols <= MAX_SIDE):
+        raise ValueError(f"boards are limited to 1…{MAX_SIDE} squares per side, got {board.rows}×{board.cols}")
+    if solver not in SOLVERS:
+        raise ValueError(f"unknown solver {solver!r} (expected one of {', '.join(SOLVERS)})")
+    if time_limit is not None and time_limit <= 0:
+        raise ValueError(f"time_limit must be positive, got {time_limit}")
+    started = time.perf_counter()
+    backend = choose_backend(problem) if solver == "auto" else solver
+    theorem = theorem_bound(problem) if use_theorems else None
+    known_bound = theorem.value if theorem else None
+    if backend == "cpsat":
+        outcome = solve_cpsat(
+            problem, time_limit=time_limit, seed=seed, params=CpSatParams(**backend_options), known_bound=known_bound
+        )
+    else:
+        outcome = solve_sat(problem, time_limit=time_limit, params=SatParams(**backend_options), known_bound=known_bound)
+    if theorem is not None:
+        outcome = _with_theorem(problem, outcome, theorem.value, theorem.citation)
+    _verify(problem, outcome)
+    result = _result(problem, outcome, backend, seed, time.perf_counter() - started)
+    if count and result.optimal:
+        remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - started), 0.01)
+        result = replace(result, count=count_placements(problem, result.value, time_limit=remaining))
+    return replace(result, wall_time=time.perf_counter() - started)
+
+
+def _with_theorem(problem: PlacementProblem, outcome: Outcome, bound: int, citation: str) -> Outcome:
+    """The backend searched under the theorem's bound, so every bound it proved rests on it."""
+    if outcome.infeasible:
+        raise PlacementCheckFailed(f"{problem}: no placement within {citation}; the theorem or the model is wrong")
+    maximize = problem.objective.maximize
+    if outcome.bound is None or (outcome.bound >= bound if maximize else outcome.bound <= bound):
+        return replace(outcome, bound=bound, proof=citation)
+    return replace(outcome, proof=f"{outcome.proof}, given {citation}")
+
+
+def _verify(problem: PlacementProblem, outcome: Outcome) -> None:
+    if outcome.placement is None:
+        return
+    check = check_placement(problem.board, problem.piece, outcome.placement)
+    if not problem.objective.satisfied_by(check):
+        raise PlacementCheckFailed(
+            f"{outcome.solver_name} returned {square_names(problem.board, outcome.placement)} for {problem}, "
+            f"which the checker rejects"
+        )
+    bound, value = outcome.bound, outcome.value
+    if bound is not None and (bound > value if not problem.objective.maximize else bound < value):
+        raise PlacementCheckFailed(f"{outcome.solver_name} proved a bound of {bound} beyond its own {value} for {problem}")
+
+
+def _result(problem: PlacementProblem, outcome: Outcome, backend: str, seed: int, wall_time: float) -> PlacementResult:
+    params = dict(outcome.params, backend=backend)
+    if backend == "cpsat":
+        params["seed"] = seed
+    info = SolverInfo(outcome.solver_name, outcome.solver_version, params)
+    if outcome.infeasible:
+        status = Status.INFEASIBLE
+    elif outcome.placement is None:
+        status = Status.UNKNOWN
+    elif outcome.proved_optimal:
+        status = Status.OPTIMAL
+    else:
+        status = Status.FEASIBLE
+    value = outcome.value
+    if problem.objective.maximize:
+        lower_bound, upper_bound = value, outcome.bound
+    else:
+        lower_bound, upper_bound = outcome.bound, value
+    return PlacementResult(
+        problem=problem,
+        status=status,
+        value=value,
+        lower_bound=lower_bound,
+        upper_bound=upper_bound,
+        placement=tuple(square_names(problem.board, outcome.placement or ())),
+        verified=outcome.placement is not None,
+        proof=outcome.proof,
+        solver=info,
+        wall_time=wall_time,
+        literature=literature_value(problem, value if status is Status.OPTIMAL else None),
+    )
