@@ -143,9 +143,9 @@ export class Player {
     else this.line.textContent = `${this.position}. ${explain(this.trace[this.position - 1])}`;
     if (this.position === n) this.line.textContent += ` ${t("at_end")}`;
     const playing = this.timer !== null;
-    this.buttons.play.textContent = playing ? "⏸" : "▶";
+    this.buttons.play.querySelector(".play-icon").classList.toggle("hidden-icon", playing);
+    this.buttons.play.querySelector(".pause-icon").classList.toggle("hidden-icon", !playing);
     this.buttons.play.setAttribute("aria-label", t(playing ? "pause" : "play"));
-    this.buttons.play.setAttribute("aria-pressed", String(playing));
     this.buttons.first.disabled = this.buttons.back.disabled = this.position === 0;
     this.buttons.next.disabled = this.buttons.last.disabled = this.position === n;
   }

@@ -65,7 +65,7 @@ function boardOf(problem, request) {
 
 function shadeCovered(view, piece, squares, shadeClass = "covered") {
   const { attacked } = coverage(piece, squares, view.rows, view.cols);
-  for (const square of attacked) if (!view.shade.has(square)) view.shade.set(square, shadeClass);
+  for (const square of attacked) if (!view.shade.has(square) && !squares.includes(square)) view.shade.set(square, shadeClass);
 }
 
 /** Blocked squares, enemies and what they attack, start and goals: the fixed scenery of a path problem. */
@@ -99,7 +99,7 @@ export function viewOf(problem, request, result, position) {
     const path = replaying ? state.placed : result.path ?? [];
     path.forEach((square, index) => view.labels.set(square, index + 1));
     view.path = !replaying && request.closed && result.status === "found" ? [...path, path[0]] : path;
-    const knightOn = replaying ? state.current : path.at(-1);
+    const knightOn = replaying ? state.current : null;
     if (knightOn) {
       view.labels.delete(knightOn);
       view.pieces.push({ square: knightOn, piece: "knight", tone: "current" });
@@ -242,6 +242,9 @@ export function setUpSolve(traceable, onRun) {
         player.play();
       }
     } catch (error) {
+      last = null;
+      player.load([], 0);
+      showStats();
       say("", "warn");
       message.textContent = error instanceof ApiError ? error.describe() : String(error);
     } finally {
