@@ -12,6 +12,8 @@ from scripts.sweep.runner import run_cell
 
 Finished = tuple[dict, list[dict] | Exception]
 
+CONNECT_SECONDS = 10
+
 
 class LocalExecutor:
     """``jobs`` worker processes; with one job the cells run in this process, which keeps
@@ -53,7 +55,10 @@ class DaskExecutor:
         except ImportError:
             raise SystemExit("--scheduler needs dask.distributed: pip install 'chessdom[cluster]'") from None
         self.address = address
-        self.client = Client(address)
+        try:
+            self.client = Client(address, timeout=CONNECT_SECONDS)
+        except OSError as error:
+            raise SystemExit(f"cannot reach the Dask scheduler at {address}: {error}") from None
 
     def describe(self) -> dict:
         threads = sum(self.client.nthreads().values())
