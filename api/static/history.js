@@ -2,14 +2,14 @@
 // any column.
 
 import { ApiError, callApi } from "./api.js";
-import { language, onLanguageChange, t } from "./i18n.js";
+import { language, onLanguageChange, statusText, t } from "./i18n.js";
 
 const COLUMNS = [
   { key: "id", label: "col_id", numeric: true },
   { key: "kind", label: "col_kind", text: (run) => t(`kind_${run.kind}`) },
   { key: "problem", label: "col_problem", text: (run) => describeProblem(run.problem) },
   { key: "method", label: "col_method" },
-  { key: "status", label: "col_status" },
+  { key: "status", label: "col_status", text: (run) => statusText(run.status) },
   { key: "value", label: "col_value", numeric: true },
   { key: "wall_time", label: "col_time", numeric: true, text: (run) => (run.wall_time ?? null) === null ? "" : run.wall_time.toFixed(3) },
   { key: "cached", label: "col_cached", text: (run) => (run.cached ? t("yes") : "") },

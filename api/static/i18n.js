@@ -57,6 +57,11 @@ const STRINGS = {
     result: "Result",
     board_label: "Board {rows}×{cols}",
     no_result: "Choose a problem and press Run.",
+    status_found: "found", status_none: "none (proved)", status_limit: "node limit hit", status_dead_end: "dead end",
+    status_optimal: "optimal", status_feasible: "feasible", status_infeasible: "infeasible", status_unknown: "unknown",
+    status_unreachable: "unreachable", status_counted: "counted",
+    heuristic_knight: "knight distance", heuristic_manhattan3: "Manhattan / 3", heuristic_zero: "zero (Dijkstra)",
+    heuristic_manhattan: "Manhattan (not admissible)",
     stat_status: "Status",
     stat_value: "Value",
     stat_lower_bound: "Lower bound",
@@ -206,7 +211,7 @@ const STRINGS = {
     node_limit: "Csomópontkorlát",
     goals: "Célmezők (bármelyik)",
     blocked: "Tiltott mezők",
-    enemies: "Ellenséges bábuk (pl. rook d5, bishop f3)",
+    enemies: "Ellenséges bábuk (pl. bástya d5, futó f3)",
     heuristic: "Heurisztika",
     run_mode: "Futási mód",
     run_step: "lépésről lépésre",
@@ -225,6 +230,11 @@ const STRINGS = {
     result: "Eredmény",
     board_label: "{rows}×{cols} tábla",
     no_result: "Válassz egy problémát, és nyomd meg az Indítás gombot.",
+    status_found: "megvan", status_none: "nincs (bizonyítottan)", status_limit: "elérte a csomópontkorlátot", status_dead_end: "zsákutca",
+    status_optimal: "optimális", status_feasible: "megengedett", status_infeasible: "nem megoldható", status_unknown: "ismeretlen",
+    status_unreachable: "elérhetetlen", status_counted: "megszámolva",
+    heuristic_knight: "huszártávolság", heuristic_manhattan3: "Manhattan / 3", heuristic_zero: "nulla (Dijkstra)",
+    heuristic_manhattan: "Manhattan (nem elfogadható)",
     stat_status: "Állapot",
     stat_value: "Érték",
     stat_lower_bound: "Alsó korlát",
@@ -376,6 +386,11 @@ export function setLanguage(lang) {
   document.documentElement.lang = current;
   translate(document);
   for (const listener of listeners) listener(current);
+}
+
+/** A status word from the service (``found``, ``optimal``…) in the current language. */
+export function statusText(status) {
+  return status && has(`status_${status}`) ? t(`status_${status}`) : status ?? "";
 }
 
 /** Fill every element marked ``data-i18n`` (text) or ``data-i18n-label`` (aria-label). */

@@ -3,7 +3,7 @@
 
 import { ApiError, callApi, saved } from "./api.js";
 import { coverage, drawBoard } from "./board.js";
-import { onLanguageChange, t } from "./i18n.js";
+import { onLanguageChange, statusText, t } from "./i18n.js";
 import { Player, stateAfter } from "./replay.js";
 
 const PIECE_WORDS = {
@@ -132,7 +132,7 @@ export function statsOf(problem, result) {
   const add = (key, text) => {
     if (text !== undefined && text !== null && text !== "") rows.push([key, String(text)]);
   };
-  add("stat_status", result.status);
+  add("stat_status", statusText(result.status));
   if (problem === "domination" || problem === "independence") {
     add("stat_value", result.value ?? t("none"));
     add("stat_lower_bound", result.lower_bound ?? t("none"));
