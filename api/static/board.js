@@ -105,7 +105,7 @@ export function drawBoard(svg, view) {
   svg.dataset.rows = rows;
   svg.dataset.cols = cols;
   const squares = element("g", { class: "squares" }, svg);
-  const overlay = element("g", { class: "overlay", "pointer-events": "none" }, svg);
+  const overlay = element("g", { class: "overlay", "pointer-events": "none", "aria-hidden": "true" }, svg);
 
   for (let rank = rows - 1; rank >= 0; rank -= 1) {
     const row = element("g", view.interactive ? { role: "row" } : {}, squares);
@@ -129,12 +129,12 @@ export function drawBoard(svg, view) {
   if (Math.max(rows, cols) <= 32) {
     for (let file = 0; file < cols; file += 1) {
       element("text", {
-        x: MARGIN + file * CELL + CELL / 2, y: rows * CELL + MARGIN - 1.2, class: "coordinate", "font-size": 3.2,
+        x: MARGIN + file * CELL + CELL / 2, y: rows * CELL + MARGIN - 1.2, class: "coordinate", "font-size": 3.2, "aria-hidden": "true",
       }, svg).textContent = fileName(file);
     }
     for (let rank = 0; rank < rows; rank += 1) {
       element("text", {
-        x: MARGIN / 2, y: (rows - 1 - rank) * CELL + CELL / 2 + 1.3, class: "coordinate", "font-size": 3.2,
+        x: MARGIN / 2, y: (rows - 1 - rank) * CELL + CELL / 2 + 1.3, class: "coordinate", "font-size": 3.2, "aria-hidden": "true",
       }, svg).textContent = rank + 1;
     }
   }

@@ -190,7 +190,8 @@ export function setUpSolve(traceable, onRun) {
     if (!last) return;
     const view = viewOf(last.problem, last.request, last.result, position);
     drawBoard(svg, view);
-    svg.setAttribute("aria-label", t("board_label", view));
+    const pieces = view.pieces.map(({ square, piece }) => `${t(`piece_${piece}`)} ${square}`);
+    svg.setAttribute("aria-label", [t("board_label", view), ...pieces].join(", "));
   };
   const player = new Player(document.getElementById("player"), draw);
 
