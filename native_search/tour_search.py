@@ -9,7 +9,7 @@ Both are iterative (an explicit stack, so no recursion limit on large boards) an
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from chessboard import Square
@@ -80,7 +80,6 @@ def warnsdorff_tour(
     start: Square,
     *,
     finals: Collection[Square] | None = None,
-    tie_key: Callable[[Square], object] | None = None,
     tie_break: str = "first",
     lookahead: int = 0,
     backtracking: bool = True,
@@ -89,8 +88,9 @@ def warnsdorff_tour(
     trace: Trace | None = None,
 ) -> SearchOutcome:
     """Warnsdorff's rule (1823): move to the unvisited square with the fewest onward
-    moves. Ties go to the table's order (``first``), to ``tie_key`` (a static rank such
-    as Roth's or a Squirrel–Cull move order), to a seeded ``random`` draw, or to ``pohl``
+    moves. Ties go to the table's order (a static rank — plain, Roth's or Squirrel &
+    Cull's, see :func:`~native_search.knight_graph.knight_neighbours`), to a seeded
+    ``random`` draw (``tie_break="random"``), or to ``pohl``
     (Pohl 1967: the least sum of the candidates' own onward degrees); ``lookahead = k``
     compares the least onward degree k moves deep (seed 001).
 
@@ -134,8 +134,6 @@ def warnsdorff_tour(
         elif tie_break == "random":
             draws = {t: rng.random() for t in candidates}
             candidates.sort(key=lambda t: (degree[t], draws[t]))
-        elif tie_key is not None:
-            candidates.sort(key=lambda t: (degree[t], tie_key(t)))
         else:
             candidates.sort(key=degree.__getitem__)
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from functools import lru_cache
 
 import numpy as np
 
 from chessboard import Board, BoardError, Square, file_name, parse_square
-from native_search.knight_graph import knight_neighbours
+from native_search.knight_graph import MOVE_ORDERS, knight_neighbours
 from native_search.results import TourResult
 from native_search.tour_blocks import ConstructionError, can_construct, closed_tour_by_blocks
 from native_search.tour_search import SearchOutcome, depth_first_tour, warnsdorff_tour
@@ -23,13 +22,6 @@ TIE_BREAKS = ("first", "random", "pohl", "roth", "squirrel_cull")
 # Open tours on boards this large come from the closed construction, rotated to the
 # start: a pure-Python Warnsdorff walk costs about 3 µs a square (3.4 s on 1000×1000).
 CONSTRUCT_OPEN_FROM = 250_000
-
-# Squirrel & Cull (1996) break Warnsdorff ties by a fixed order of the eight moves. We
-# use one fixed order for every board, (rank, file) steps below; their refinement of
-# switching order by n mod 8 and late in the tour is not reproduced, so on some sizes
-# the greedy walk dead-ends and the backtracking and restarts take over.
-SQUIRREL_CULL_ORDER = ((-2, -1), (-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2))
-
 
 def knight_tour(
     board: Board,
@@ -154,14 +146,16 @@ def _from_outcome(result, outcome: SearchOutcome, method: str, tie_break: str | 
 
 
 def _warnsdorff_with_restarts(board, start, finals, tie_break, lookahead, backtracking, node_limit, seed, recorder):
-    """Warnsdorff search, restarted with other tie-breaks when one attempt backtracks
-    for more than ``8 × squares`` nodes: once the walk has strayed that far, the mistake
-    lies too deep for backtracking to undo soon. An exhausted attempt is still a proof."""
+    """Warnsdorff search, restarted with other tie-breaks when an attempt backtracks
+    over more than an eighth of the board (plus 2,000 nodes): by then the mistake lies
+    too deep for backtracking to undo soon (measured: on 100×100 from a1 the ``first``
+    tie-break still had no tour after 10,000,000 nodes, Roth's rule needs none). An
+    exhausted attempt is still a proof."""
     attempts = [(tie_break, seed)]
     if backtracking:
         attempts += [(other, seed) for other in ("roth", "pohl") if other != tie_break]
         attempts += [("random", seed + k) for k in range(1, 1 + node_limit // board.num_squares)]
-    budget = max(8 * board.num_squares, 10_000)
+    budget = board.num_squares + board.num_squares // 8 + 2_000
     nodes = 0
     for used, attempt_seed in attempts:
         limit = min(node_limit - nodes, budget) if backtracking else node_limit
@@ -170,10 +164,9 @@ def _warnsdorff_with_restarts(board, start, finals, tie_break, lookahead, backtr
         if recorder is not None and nodes:
             recorder.record_value("restart", "restart_tie_break", tie_break=used)
         outcome = warnsdorff_tour(
-            _ordered_neighbours(board, used),
+            knight_neighbours(board, used if used in MOVE_ORDERS else "first"),
             start,
             finals=finals,
-            tie_key=_roth_key(board) if used == "roth" else None,
             tie_break=used,
             lookahead=lookahead,
             backtracking=backtracking,
@@ -185,30 +178,6 @@ def _warnsdorff_with_restarts(board, start, finals, tie_break, lookahead, backtr
         if outcome.status != "limit":
             return SearchOutcome(outcome.status, outcome.path, nodes), used
     return SearchOutcome("limit", None, nodes), tie_break
-
-
-def _ordered_neighbours(board: Board, tie_break: str):
-    if tie_break == "squirrel_cull":
-        return _squirrel_cull_neighbours(board)
-    return knight_neighbours(board)
-
-
-@lru_cache(maxsize=8)
-def _squirrel_cull_neighbours(board: Board) -> tuple[tuple[Square, ...], ...]:
-    """The knight table with each square's moves in Squirrel & Cull's fixed order, so the
-    stable sort by degree leaves ties in that order."""
-    rank_of_step = {step: i for i, step in enumerate(SQUIRREL_CULL_ORDER)}
-    cols = board.cols
-    return tuple(
-        tuple(sorted(moves, key=lambda t, s=s: rank_of_step[(t // cols - s // cols, t % cols - s % cols)]))
-        for s, moves in enumerate(knight_neighbours(board))
-    )
-
-
-def _roth_key(board: Board):
-    """Roth's tie-break: the candidate farthest from the centre first."""
-    rows, cols = board.rows, board.cols
-    return lambda s: -((2 * (s // cols) - rows + 1) ** 2 + (2 * (s % cols) - cols + 1) ** 2)
 
 
 def _start_square(board: Board, start: str | Square | None) -> Square:
