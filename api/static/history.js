@@ -25,12 +25,11 @@ function describeProblem(problem) {
   const cols = problem.cols ?? problem.size;
   const parts = [rows && cols ? `${rows}×${cols}` : ""];
   if (problem.piece) parts.push(t(`piece_${problem.piece}`));
-  if (problem.objective) parts.push(problem.objective.replaceAll("_", " "));
-  if (problem.variant && problem.variant !== "plain") parts.push(problem.variant);
+  if (problem.objective) parts.push(t(`objective_${problem.objective}`));
   if (problem.start) parts.push(problem.start);
   if (problem.goals) parts.push(`→ ${problem.goals.join(" ")}`);
-  if (problem.closed) parts.push("closed");
-  if (problem.mode) parts.push(problem.mode);
+  if (problem.closed) parts.push(t("closed_tour"));
+  if (problem.mode) parts.push(t(`mode_${problem.mode}`));
   return parts.filter(Boolean).join(" ");
 }
 

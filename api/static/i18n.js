@@ -167,6 +167,8 @@ const STRINGS = {
     col_cached: "Cached",
     col_when: "When",
     no_runs: "No runs recorded yet.",
+    objective_domination: "domination", objective_independent_domination: "independent domination",
+    objective_total_domination: "total domination", objective_independence: "independence", closed_tour: "closed",
     kind_domination: "domination", kind_independence: "independence", kind_nqueens: "N-Queens", kind_tour: "tour", kind_path: "path",
 
     error: "Error {status}: {detail}",
@@ -340,6 +342,8 @@ const STRINGS = {
     col_cached: "Gyorsítótár",
     col_when: "Időpont",
     no_runs: "Még nincs mentett futtatás.",
+    objective_domination: "lefedés", objective_independent_domination: "különálló lefedés",
+    objective_total_domination: "teljes lefedés", objective_independence: "különálló elhelyezés", closed_tour: "zárt",
     kind_domination: "lefedés", kind_independence: "különálló", kind_nqueens: "N királynő", kind_tour: "turné", kind_path: "út",
 
     error: "Hiba ({status}): {detail}",

@@ -44,8 +44,14 @@ function buildRequest(problem, trace) {
       return { ...board, piece: value("piece"), variant: value("variant"), solver: value("solver"), time_limit: number("time_limit"), count: checked("count") };
     case "independence":
       return { ...board, piece: value("piece"), solver: value("solver"), time_limit: number("time_limit"), count: checked("count") };
-    case "nqueens":
-      return { size: number("size"), mode: value("nq_mode"), method: value("nq_method"), time_limit: number("time_limit"), ...traced };
+    case "nqueens": {
+      // Only a first-solution backtracking search has steps to show.
+      const stepwise = value("nq_mode") === "first" && value("nq_method") === "backtracking";
+      return {
+        size: number("size"), mode: value("nq_mode"), method: value("nq_method"), time_limit: number("time_limit"),
+        ...(stepwise ? traced : {}),
+      };
+    }
     case "tour":
       return {
         ...board, start: value("start"), closed: checked("closed"), method: value("tour_method"),
