@@ -137,13 +137,15 @@ def warnsdorff_tour(
         else:
             candidates.sort(key=degree.__getitem__)
 
+    static_order = not lookahead and tie_break not in ("pohl", "random")
+    by_degree = degree.__getitem__
     path: list[Square] = []
     pending: list[list[Square]] = []  # pending[i]: untried moves from path[i], best last
     nodes = 0
     square = start
     why = "start"
     while True:
-        # Place ``square``.
+        # Place ``square``; its unvisited neighbours lose an exit and are the candidates.
         nodes += 1
         visited[square] = 1
         path.append(square)
@@ -156,14 +158,19 @@ def warnsdorff_tour(
             zeros -= 1
         if final[square]:
             finals_left -= 1
+        candidates = []
+        next_ones = next_free_ones = 0
         for t in neighbours[square]:
             if not visited[t]:
+                candidates.append(t)
                 d = degree[t] - 1
                 degree[t] = d
                 if d == 1:
                     ones += 1
+                    next_ones += 1
                     if not final[t]:
                         free_ones += 1
+                        next_free_ones += 1
                 elif d == 0:
                     ones -= 1
                     zeros += 1
@@ -173,33 +180,27 @@ def warnsdorff_tour(
             trace.record("place", why, square=square, **{"from": path[-2] if len(path) > 1 else None})
         remaining = total - len(path)
 
-        # Decide the moves from ``square``, or that the state is hopeless.
-        candidates: list[Square] = []
+        # Keep the candidates in order, or find the state hopeless. Squares of degree 1
+        # next to ``square`` can still be passed through; the others can only be last.
         if remaining == 0:
             if final[square]:
                 return SearchOutcome("found", path, nodes)
-            why = "cannot_close"
+            candidates, why = [], "cannot_close"
         elif zeros and remaining > 1:
-            why = "stranded_square"
+            candidates, why = [], "stranded_square"
         elif restricted and not finals_left:
-            why = "cannot_close"
+            candidates, why = [], "cannot_close"
+        elif backtracking and (ones - next_ones >= 2 or free_ones - next_free_ones >= 1):
+            candidates, why = [], "two_forced_ends"
         else:
-            candidates = [t for t in neighbours[square] if not visited[t]]
-            next_ones = next_free_ones = 0
-            for t in candidates:
-                if degree[t] == 1:
-                    next_ones += 1
-                    if not final[t]:
-                        next_free_ones += 1
-            if backtracking and (ones - next_ones >= 2 or free_ones - next_free_ones >= 1):
-                candidates = []
-                why = "two_forced_ends"
+            why = "dead_end"
+            if static_order:
+                candidates.sort(key=by_degree)
             else:
-                why = "dead_end"
                 order(square, candidates)
-                candidates.reverse()
-                if not backtracking:
-                    del candidates[:-1]
+            candidates.reverse()
+            if not backtracking:
+                del candidates[:-1]
         if candidates:
             if nodes >= node_limit:
                 return SearchOutcome("limit", None, nodes)
