@@ -148,5 +148,7 @@ export class Player {
     this.buttons.play.setAttribute("aria-label", t(playing ? "pause" : "play"));
     this.buttons.first.disabled = this.buttons.back.disabled = this.position === 0;
     this.buttons.next.disabled = this.buttons.last.disabled = this.position === n;
+    // A button disabled under the keyboard focus would drop it to the page; keep it here.
+    if (document.activeElement?.disabled && this.root.contains(document.activeElement)) this.buttons.play.focus();
   }
 }
