@@ -12,9 +12,10 @@ import time
 from collections.abc import Callable, Iterator
 
 _DONE = ("done",)
-# forkserver: the child starts from a clean single-threaded server rather than a fork of
-# a parent that may be running solver or web-server threads.
-_CONTEXT = multiprocessing.get_context("forkserver")
+# fork: "spawn" and "forkserver" re-import the caller's main module in the child, which
+# breaks any script that calls solve() without an ``if __name__ == "__main__"`` guard;
+# the forked child only runs python-sat and writes to its pipe.
+_CONTEXT = multiprocessing.get_context("fork")
 
 
 def _stream(connection, generate: Callable[..., Iterator[tuple]], args: tuple) -> None:
@@ -42,6 +43,7 @@ def run_killable(generate: Callable[..., Iterator[tuple]], args: tuple, time_lim
             try:
                 event = receiver.recv()
             except EOFError:
+                child.join()
                 raise RuntimeError(f"the solver process died (exit code {child.exitcode})") from None
             finished = event == _DONE
             if not finished:

@@ -144,9 +144,10 @@ def descend(problem: PlacementProblem, params: SatParams, known_bound: int | Non
         found = solver.solve()
         cost = None
         while found:
-            model = set(solver.get_model())
-            cost = sum(1 for literal in groups[0] if literal in model)
-            yield ("solution", _placement(problem, pool, solver.get_model()))
+            placement = _placement(problem, pool, solver.get_model())
+            # From the placement, not the model: a solver leaves out variables in no clause.
+            cost = problem.board.num_squares - len(placement) if problem.objective.maximize else len(placement)
+            yield ("solution", placement)
             if cost == 0 or _value(problem, cost) == known_bound:
                 break
             found = solver.solve(assumptions=at_most.assumptions(cost - 1))
