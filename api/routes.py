@@ -99,7 +99,7 @@ def submit_job(body: schemas.JobRequest):
     inputs.check(kind, request)
     if context.store.count_jobs("queued") >= context.settings.max_queued_jobs:
         raise ServiceBusy(429, "the job queue is full; retry later", 10)
-    job = context.store.add_job(kind, request.model_dump(mode="json"))
+    job = context.store.add_job(kind, request.model_dump(mode="json", exclude_none=True))
     if context.runner is not None:
         context.runner.wake()
     return job, 202, {"Location": url_for("api.get_job", job_id=job["id"])}

@@ -73,7 +73,9 @@ class SolveService:
     def _run(self, kind: str, request, time_limit: float | None, should_cancel: Callable[[], bool] | None) -> dict:
         deadline = time.monotonic() + time_limit + self.kill_grace if time_limit is not None else None
         try:
-            result = self.pool.run(kind, request.model_dump(mode="json"), deadline=deadline, should_cancel=should_cancel)
+            # Unset board fields are None, which the strict request models do not accept back.
+            params = request.model_dump(mode="json", exclude_none=True)
+            result = self.pool.run(kind, params, deadline=deadline, should_cancel=should_cancel)
         except SolveFailed as failure:
             if failure.reason == "invalid":
                 raise FieldError("body", failure.detail) from None
