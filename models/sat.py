@@ -41,14 +41,14 @@ class SatParams:
     ``at_most_one`` encodes the one-piece-per-attack-line constraints of sliders.
     """
 
-    solver: str = "cadical195"
+    sat_solver: str = "cadical195"
     method: str = "descent"
     cardinality: str = INCREMENTAL_TOTALIZER
     at_most_one: str = "seqcounter"
 
     def __post_init__(self) -> None:
-        if self.solver not in SOLVERS:
-            raise ValueError(f"unknown SAT solver {self.solver!r} (expected one of {', '.join(SOLVERS)})")
+        if self.sat_solver not in SOLVERS:
+            raise ValueError(f"unknown SAT solver {self.sat_solver!r} (expected one of {', '.join(SOLVERS)})")
         if self.method not in METHODS:
             raise ValueError(f"unknown SAT method {self.method!r} (expected one of {', '.join(METHODS)})")
         if self.cardinality not in (INCREMENTAL_TOTALIZER, *ENCODINGS):
@@ -139,7 +139,7 @@ def descend(problem: PlacementProblem, params: SatParams, known_bound: int | Non
     pool = IDPool()
     cnf = build_cnf(problem, pool, params.at_most_one)
     groups = _bounded_groups(problem, pool)
-    with Solver(name=params.solver, bootstrap_with=cnf.clauses) as solver:
+    with Solver(name=params.sat_solver, bootstrap_with=cnf.clauses) as solver:
         at_most = _AtMost(solver, pool, groups, params.cardinality)
         found = solver.solve()
         cost = None
@@ -153,14 +153,14 @@ def descend(problem: PlacementProblem, params: SatParams, known_bound: int | Non
             found = solver.solve(assumptions=at_most.assumptions(cost - 1))
         at_most.delete()
     if cost is None:
-        yield ("infeasible", f"sat: no placement exists ({params.solver})")
+        yield ("infeasible", f"sat: no placement exists ({params.sat_solver})")
         return
     value = _value(problem, cost)
     if value == known_bound:
         yield ("bound", value, None)
     else:
         better = value + 1 if problem.objective.maximize else value - 1
-        yield ("bound", value, f"sat: no placement of {better} exists ({params.solver}, {params.cardinality})")
+        yield ("bound", value, f"sat: no placement of {better} exists ({params.sat_solver}, {params.cardinality})")
 
 
 def maxsat(problem: PlacementProblem, params: SatParams, known_bound: int | None = None) -> Iterator[Event]:
@@ -174,16 +174,16 @@ def maxsat(problem: PlacementProblem, params: SatParams, known_bound: int | None
     if known_bound is not None:
         cost_bound = problem.board.num_squares - known_bound if problem.objective.maximize else known_bound
         formula.extend(CardEnc.atleast(costs, cost_bound, vpool=pool, encoding=EncType.totalizer).clauses)
-    with RC2(formula, solver=params.solver) as rc2:
+    with RC2(formula, solver=params.sat_solver) as rc2:
         model = rc2.compute()
         if model is None:
-            yield ("infeasible", f"sat: no placement exists ({params.solver})")
+            yield ("infeasible", f"sat: no placement exists ({params.sat_solver})")
             return
         placement = _placement(problem, pool, model)
         yield ("solution", placement)
         value = _value(problem, rc2.cost)
     better = value + 1 if problem.objective.maximize else value - 1
-    yield ("bound", value, f"sat: RC2 MaxSAT proved no placement of {better} exists ({params.solver})")
+    yield ("bound", value, f"sat: RC2 MaxSAT proved no placement of {better} exists ({params.sat_solver})")
 
 
 def optimise(problem: PlacementProblem, params: SatParams, known_bound: int | None = None) -> Iterator[Event]:
@@ -206,7 +206,7 @@ def solve_sat(
         events = list(optimise(*args))
     else:
         events, _ = run_killable(optimise, args, time_limit)
-    info = {"solver_name": f"sat:{params.solver}", "solver_version": pysat.__version__, "params": asdict(params)}
+    info = {"solver_name": f"sat:{params.sat_solver}", "solver_version": pysat.__version__, "params": asdict(params)}
     placement, bound, proof = None, None, None
     for event in events:
         if event[0] == "infeasible":
