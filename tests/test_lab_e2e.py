@@ -177,6 +177,12 @@ def test_a_domination_solve_draws_five_queens_on_the_board(page):
     # Five queens dominate: every empty square is drawn as covered.
     assert page.locator("#solve-board rect.sq.covered").count() == 64 - 5
 
+    page.click("#tab-history")
+    page.wait_for_selector("#runs tbody tr")
+    assert "domination" in page.inner_text("#runs tbody")
+    page.click("#runs button[data-sort=wall_time]")
+    assert page.get_attribute("#runs th[aria-sort]", "aria-sort") == "ascending"
+
 
 @pytest.mark.e2e
 def test_a_knights_tour_trace_steps_forward_and_back(page):
@@ -249,3 +255,20 @@ def test_the_language_switch_turns_the_whole_page_hungarian(page):
     assert page.inner_text("#tab-history") == "Mentett idők"
     page.click("button[data-lang=en]")
     assert page.inner_text("#tab-history") == "Recorded runs"
+
+
+@pytest.mark.e2e
+def test_the_lab_fits_a_phone_screen(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{server}/")
+    page.wait_for_selector("body[data-ready=true]")
+    for tab in ("#tab-solve", "#tab-challenge", "#tab-history"):
+        page.click(tab)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, f"{tab} scrolls sideways"
+    page.click("#tab-challenge")
+    page.tap("#challenge-board [data-square=c3]")
+    assert "Pieces: 1 of 3" in page.inner_text("#challenge-counters")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=ARTIFACTS / "phone-challenge.png", full_page=True)
+    context.close()

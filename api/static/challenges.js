@@ -102,7 +102,7 @@ export async function setUpChallenges() {
   const focusCursor = () => {
     const rect = svg.querySelector(`[data-square="${cursor}"]`);
     rect?.focus();
-    showFocusRing(svg, cursor);
+    showFocusRing(svg, rect?.matches(":focus-visible") ? cursor : null);
   };
 
   const verify = async () => {
@@ -186,7 +186,10 @@ export async function setUpChallenges() {
     for (const rect of svg.querySelectorAll("[data-square]")) rect.tabIndex = rect.dataset.square === cursor ? 0 : -1;
     focusCursor();
   });
-  svg.addEventListener("focusin", (event) => showFocusRing(svg, event.target.dataset?.square));
+  // The ring marks the keyboard's square, as :focus-visible would; a click needs no ring.
+  svg.addEventListener("focusin", (event) => {
+    showFocusRing(svg, event.target.matches(":focus-visible") ? event.target.dataset?.square : null);
+  });
   svg.addEventListener("focusout", () => showFocusRing(svg, null));
   document.getElementById("reset-challenge").addEventListener("click", () => {
     placements[puzzle.id] = [];
