@@ -5,6 +5,7 @@ raised, so one bad cell does not stop a long sweep."""
 from __future__ import annotations
 
 import multiprocessing
+import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -30,8 +31,10 @@ class LocalExecutor:
             for spec in specs:
                 yield spec, _run_or_error(spec)
             return
-        # forkserver: the progress bar's monitor thread makes plain fork unsafe.
+        # forkserver: the progress bar's monitor thread makes plain fork unsafe. The server
+        # imports the engines once, so each worker forks with them loaded.
         context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["scripts.sweep.runner"])
         pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context)
         try:
             futures = {pool.submit(run_cell, spec): spec for spec in specs}
@@ -59,6 +62,16 @@ class DaskExecutor:
             self.client = Client(address, timeout=CONNECT_SECONDS)
         except OSError as error:
             raise SystemExit(f"cannot reach the Dask scheduler at {address}: {error}") from None
+        daemonic = sum(self.client.run(_is_daemon).values())
+        if daemonic:
+            # The SAT model runs its solver in a child process so that a time limit can
+            # kill it, and a daemonic process may not start children.
+            print(
+                f"warning: {daemonic} Dask worker(s) run as daemonic processes, where the SAT model cannot "
+                "start its solver process; start workers with `dask worker --no-nanny` or with "
+                "DASK_DISTRIBUTED__WORKER__DAEMON=False",
+                file=sys.stderr,
+            )
 
     def describe(self) -> dict:
         threads = sum(self.client.nthreads().values())
@@ -78,6 +91,10 @@ class DaskExecutor:
 
     def close(self) -> None:
         self.client.close()
+
+
+def _is_daemon() -> bool:
+    return multiprocessing.current_process().daemon
 
 
 def _run_or_error(spec: dict):
