@@ -40,7 +40,7 @@ export async function setUpChallenges() {
   const placements = progress.placements ?? {};
   let puzzle = puzzles.find((p) => p.id === progress.puzzle) ?? puzzles[0];
   let cursor = null;
-  let warning = null;
+  let shown = null;
   let checks = 0;
 
   const placement = () => placements[puzzle.id] ?? [];
@@ -69,7 +69,7 @@ export async function setUpChallenges() {
   };
 
   const say = (key, params = {}, tone = "") => {
-    warning = key ? { key, params, tone } : null;
+    shown = key ? { key, params, tone } : null;
     message.className = `message ${tone}`;
     message.textContent = key ? t(key, params) : "";
     if (key === "solved" && solved.size === puzzles.length) message.textContent += ` ${t("all_solved")}`;
@@ -206,7 +206,7 @@ export async function setUpChallenges() {
   onLanguageChange(() => {
     renderList();
     render();
-    if (warning) say(warning.key, warning.params, warning.tone);
+    if (shown) say(shown.key, shown.params, shown.tone);
     serverLine.textContent = "";
     if (placement().length) verify();
   });

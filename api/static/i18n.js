@@ -208,7 +208,7 @@ const STRINGS = {
     method: "Módszer",
     start: "Kezdő mező",
     closed: "Zárt turné (a kezdő mezőtől egy huszárlépésre ér véget)",
-    tie_break: "Döntetlen feloldása",
+    tie_break: "Holtverseny feloldása",
     backtracking: "Visszalépés elakadáskor",
     node_limit: "Csomópontkorlát",
     goals: "Célmezők (bármelyik)",

@@ -143,6 +143,8 @@ export class Player {
     else this.line.textContent = `${this.position}. ${explain(this.trace[this.position - 1])}`;
     if (this.position === n) this.line.textContent += ` ${t("at_end")}`;
     const playing = this.timer !== null;
+    // While playing, announcing every step would drown a screen reader; it hears the stop.
+    this.line.setAttribute("aria-live", playing ? "off" : "polite");
     this.buttons.play.querySelector(".play-icon").classList.toggle("hidden-icon", playing);
     this.buttons.play.querySelector(".pause-icon").classList.toggle("hidden-icon", !playing);
     this.buttons.play.setAttribute("aria-label", t(playing ? "pause" : "play"));

@@ -86,7 +86,7 @@ function pathScenery(view, request) {
 }
 
 /** The board after ``position`` steps of the trace, or the final answer at its end. */
-export function viewOf(problem, request, result, position) {
+function viewOf(problem, request, result, position) {
   const view = { ...boardOf(problem, request), pieces: [], shade: new Map(), labels: new Map(), marks: new Map(), path: [] };
   const trace = result.trace ?? [];
   const replaying = position < trace.length;
@@ -133,7 +133,7 @@ function seconds(time) {
 }
 
 /** The numbers beside the board: [label key, text] pairs for whichever fields the answer has. */
-export function statsOf(problem, result) {
+function statsOf(problem, result) {
   const rows = [];
   const add = (key, text) => {
     if (text !== undefined && text !== null && text !== "") rows.push([key, String(text)]);
