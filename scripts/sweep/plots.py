@@ -47,7 +47,9 @@ def draw(records: list[dict], panel: Panel, meta: dict, path: Path) -> None:
         chosen = [r for r in records if name(r) in missing]
         best = [{**r, "method": "best known", panel.field: r["value"] - r["gap"]} for r in records if r["gap"] is not None]
         best_series = _series(best, panel.field, square)
-        _lines(right, best_series, dict.fromkeys(best_series, "black"), style="--")
+        # Dashed in the colour of the method that misses it, one line per piece and variant.
+        group = {series.rpartition(": ")[0]: colours[series] for series in missing}
+        _lines(right, best_series, {s: group.get(s.rpartition(": ")[0], "black") for s in best_series}, style="--")
     _lines(right, _series(chosen, panel.field, square), colours)
     right.set(yscale="log" if panel.log else "linear", xlabel=size_label, ylabel=panel.label, title=panel.title)
 
