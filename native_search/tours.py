@@ -213,9 +213,24 @@ def verify_tour(board: Board, squares: Sequence[Square] | np.ndarray, closed: bo
 
 
 def square_name_tuple(board: Board, squares: Sequence[Square] | np.ndarray) -> tuple[str, ...]:
-    """Names of many squares at once (a million in about 0.1 s): per-file and per-rank
-    strings joined by C-level ``map`` rather than one ``square_name`` call a square."""
-    files = [file_name(f) for f in range(board.cols)]
-    ranks = [str(r + 1) for r in range(board.rows)]
+    """Names of many squares at once, a million in well under 0.1 s.
+
+    One ``square_name`` call a square costs about half a second on a million squares.
+    Instead each square becomes a fixed-width row of ASCII bytes — its file letters
+    right-aligned, its rank digits left-aligned, so the name is one run of characters
+    between spaces — and a single ``str.split`` cuts the text into names in C.
+    """
+    file_width = len(file_name(board.cols - 1))
+    rank_width = len(str(board.rows))
+    space = ord(" ")
+    files = np.full((board.cols, file_width), space, dtype=np.uint8)
+    for f in range(board.cols):
+        letters = file_name(f).encode("ascii")
+        files[f, file_width - len(letters) :] = np.frombuffer(letters, dtype=np.uint8)
+    ranks = np.full((board.rows, rank_width + 1), space, dtype=np.uint8)
+    for r in range(board.rows):
+        digits = str(r + 1).encode("ascii")
+        ranks[r, : len(digits)] = np.frombuffer(digits, dtype=np.uint8)
     rank_indices, file_indices = np.divmod(np.asarray(squares, dtype=np.int64), board.cols)
-    return tuple(map(str.__add__, map(files.__getitem__, file_indices.tolist()), map(ranks.__getitem__, rank_indices.tolist())))
+    text = np.concatenate([files[file_indices], ranks[rank_indices]], axis=1).tobytes().decode("ascii")
+    return tuple(text.split())
