@@ -53,7 +53,11 @@ async function main() {
   setLanguage(LANGUAGES.includes(settings.lang) ? settings.lang : fromBrowser);
   const refreshRuns = setUpHistory();
   setUpSolve(await traceableKinds(), refreshRuns);
-  await setUpChallenges();
+  try {
+    await setUpChallenges();
+  } catch (error) {
+    document.getElementById("challenge-message").textContent = error.describe?.() ?? String(error);
+  }
   setUpTabs((id) => id === "tab-history" && refreshRuns());
   document.body.dataset.ready = "true";
 }
