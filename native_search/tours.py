@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from itertools import chain, count
 
 import numpy as np
 
@@ -18,10 +19,12 @@ from native_search.tour_theory import tour_impossibility
 
 METHODS = ("warnsdorff", "dfs", "divide_and_conquer")
 TIE_BREAKS = ("first", "random", "pohl", "roth", "squirrel_cull")
+MAX_LOOKAHEAD = 4  # each level multiplies a tie-break's cost by up to 8
 
 # Open tours on boards this large come from the closed construction, rotated to the
 # start: a pure-Python Warnsdorff walk costs about 3 µs a square (3.4 s on 1000×1000).
 CONSTRUCT_OPEN_FROM = 250_000
+
 
 def knight_tour(
     board: Board,
@@ -72,8 +75,8 @@ def knight_tour(
         raise ValueError(f"unknown method {method!r} (expected one of {', '.join(METHODS)})")
     if tie_break not in TIE_BREAKS:
         raise ValueError(f"unknown tie_break {tie_break!r} (expected one of {', '.join(TIE_BREAKS)})")
-    if not isinstance(lookahead, int) or lookahead < 0:
-        raise ValueError(f"lookahead must be a non-negative integer, got {lookahead!r}")
+    if isinstance(lookahead, bool) or not isinstance(lookahead, int) or not 0 <= lookahead <= MAX_LOOKAHEAD:
+        raise ValueError(f"lookahead must be an integer from 0 to {MAX_LOOKAHEAD}, got {lookahead!r}")
     if not isinstance(node_limit, int) or node_limit < 1:
         raise ValueError(f"node_limit must be a positive integer, got {node_limit!r}")
     start_square = _start_square(board, start)
@@ -154,7 +157,7 @@ def _warnsdorff_with_restarts(board, start, finals, tie_break, lookahead, backtr
     attempts = [(tie_break, seed)]
     if backtracking:
         attempts += [(other, seed) for other in ("roth", "pohl") if other != tie_break]
-        attempts += [("random", seed + k) for k in range(1, 1 + node_limit // board.num_squares)]
+        attempts = chain(attempts, (("random", seed + k) for k in count(1)))
     budget = board.num_squares + board.num_squares // 8 + 2_000
     nodes = 0
     for used, attempt_seed in attempts:

@@ -1,9 +1,12 @@
 """Step traces: a bounded list of events that a viewer can replay to redraw the board.
 
-Each event is a dict with ``event`` (``place``, ``remove``, ``move``, ``backtrack``,
-``expand``, ``truncated``), ``step`` (its index in the trace), the squares it touches
-by name, and ``why``: a short explanation key a viewer can translate (for example
-``fewest_onward_moves``, ``dead_end``, ``attacked``).
+Each event is a dict with ``event``, ``step`` (its index in the trace), the squares it
+touches by name (``square``, and ``from`` for a move), and ``why``: a short explanation
+key a viewer can translate (``warnsdorff``, ``fixed_order``, ``dead_end``,
+``stranded_square``, ``two_forced_ends``, ``lowest_f``, …). Events: ``place`` and
+``remove`` (a piece or the knight's path grows or shrinks), ``expand`` and ``move``
+(path searches), ``backtrack``, ``restart`` (clear the board: a new attempt begins) and
+``truncated`` (the limit was reached; ``dropped`` counts what was left out).
 """
 
 from __future__ import annotations
