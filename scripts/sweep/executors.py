@@ -62,16 +62,9 @@ class DaskExecutor:
             self.client = Client(address, timeout=CONNECT_SECONDS)
         except OSError as error:
             raise SystemExit(f"cannot reach the Dask scheduler at {address}: {error}") from None
-        daemonic = sum(self.client.run(_is_daemon).values())
-        if daemonic:
-            # The SAT model runs its solver in a child process so that a time limit can
-            # kill it, and a daemonic process may not start children.
-            print(
-                f"warning: {daemonic} Dask worker(s) run as daemonic processes, where the SAT model cannot "
-                "start its solver process; start workers with `dask worker --no-nanny` or with "
-                "DASK_DISTRIBUTED__WORKER__DAEMON=False",
-                file=sys.stderr,
-            )
+        for worker, problems in self.client.run(_worker_problems).items():
+            for problem in problems:
+                print(f"warning: Dask worker {worker}: {problem}", file=sys.stderr)
 
     def describe(self) -> dict:
         threads = sum(self.client.nthreads().values())
@@ -93,8 +86,25 @@ class DaskExecutor:
         self.client.close()
 
 
-def _is_daemon() -> bool:
-    return multiprocessing.current_process().daemon
+def _worker_problems() -> list[str]:
+    """What would make cells fail on the worker this runs on."""
+    import models
+
+    problems = []
+    if multiprocessing.current_process().daemon:
+        # The SAT model runs its solver in a child process so that a time limit can kill it.
+        problems.append(
+            "it is a daemonic process, where the SAT model cannot start its solver process; "
+            "start workers with --no-nanny or DASK_DISTRIBUTED__WORKER__DAEMON=False"
+        )
+    if not hasattr(models, "solve"):
+        # python-sat installs a models.py script into the environment's bin directory, which
+        # is first on sys.path of every console script there, `dask worker` included.
+        problems.append(
+            f"`import models` finds {models.__file__}, not chessdom's; "
+            "start workers with `python -m distributed.cli.dask_worker`"
+        )
+    return problems
 
 
 def _run_or_error(spec: dict):
