@@ -167,3 +167,24 @@ def test_verify_tour_rejects_broken_tours():
 def test_to_dict_is_plain_json_data():
     data = knight_tour(Board.square(5)).to_dict()
     assert data["status"] == "found" and isinstance(data["path"], list) and data["verified"] is True
+
+
+def test_pruning_keeps_warnsdorff_backtracking_small_on_7x7():
+    """Without the dead-end pruning some 7×7 starts need over 200,000 nodes."""
+    board = Board.square(7)
+    for start in board.squares():
+        if majority_colour(board, start):
+            result = knight_tour(board, start)
+            assert result.status == "found" and result.nodes <= 250
+
+
+def test_divide_and_conquer_on_request_and_only_where_it_applies():
+    result = knight_tour(Board(12, 14), "c5", method="divide_and_conquer")
+    assert result.status == "found" and result.method == "divide_and_conquer" and result.path[0] == "c5"
+    with pytest.raises(ValueError):
+        knight_tour(Board.square(8), method="divide_and_conquer")
+
+
+def test_lookahead_is_bounded():
+    with pytest.raises(ValueError):
+        knight_tour(Board.square(8), lookahead=50)
