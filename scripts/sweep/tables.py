@@ -41,12 +41,14 @@ def render(records: list[dict], layout: Layout, fmt: str, meta: dict) -> str:
         writer.writerow(headers)
         writer.writerows(rows)
         return buffer.getvalue()
-    # Cells are already formatted text: number parsing would re-round the seconds.
+    # Cells are already formatted text: number parsing would re-round the seconds. The
+    # index columns (always kept, always first) read left-aligned, the measurements right.
+    align = ("left",) * len(layout.index) + ("right",) * (len(headers) - len(layout.index))
     if fmt == "markdown":
-        table = tabulate(rows, headers, tablefmt="github", disable_numparse=True)
+        table = tabulate(rows, headers, tablefmt="pipe", disable_numparse=True, colalign=align)
         return "<!--\n" + "".join(f"{line}\n" for line in comments) + "-->\n" + table + "\n"
     if fmt == "latex":
-        table = tabulate(rows, headers, tablefmt="latex_booktabs", disable_numparse=True)
+        table = tabulate(rows, headers, tablefmt="latex_booktabs", disable_numparse=True, colalign=align)
         return "".join(f"% {line}\n" for line in comments) + table + "\n"
     raise ValueError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
 
@@ -61,7 +63,8 @@ def pivot(records: list[dict], layout: Layout) -> tuple[list[str], list[list[str
         cells.setdefault(_row_key(record, layout, square), {})[record["method"]] = record
     index_headers = [("n" if square else "board") if name == "board" else name for name in layout.index]
     columns = [(method, name) for method in methods for name in layout.per_method]
-    headers = index_headers + [_header(method, name, layout) for method, name in columns] + list(layout.per_cell)
+    headers = index_headers + [_header(method, name, layout) for method, name in columns]
+    headers += [name.replace("_", " ") for name in layout.per_cell]
     rows = []
     for key, by_method in cells.items():
         shared = [_first(by_method.values(), name) for name in layout.per_cell]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import models
 import native_search
 from chessboard import NQueensResult
+from models.nqueens import solve_nqueens
 
 from scripts.sweep.options import SweepOptions
 from scripts.sweep.records import measured, with_gaps
@@ -27,7 +27,7 @@ def run(spec: dict) -> list[dict]:
     n = spec["rows"]
     engines = (
         ("backtracking", lambda: native_search.nqueens_count(n)),
-        ("cpsat", lambda: models.solve_nqueens(n, mode="count", time_limit=spec["time_limit"])),
+        ("cpsat", lambda: solve_nqueens(n, mode="count", time_limit=spec["time_limit"])),
     )
     records = [measured(spec, method, engine, _count_fields) for method, engine in engines]
     # Backtracking always finishes its count, so it is the reference for the model's.

@@ -1,0 +1,216 @@
+"""``python -m scripts.compare``: a tiny sweep of every kind in every format, resuming
+from the store, local pools, and the table and plot details a paper depends on."""
+
+import csv
+import json
+from itertools import islice
+
+import pytest
+
+from chessboard import Board
+from scripts.compare import main
+from scripts.sweep.executors import LocalExecutor
+from scripts.sweep.kinds import KINDS
+from scripts.sweep.options import SweepOptions, parse_sizes
+from scripts.sweep.provenance import versions
+from scripts.sweep.records import without_timing
+from scripts.sweep.storage import SweepStore
+from scripts.sweep.sweep import run_sweep
+from scripts.sweep.tables import Layout, render
+
+TINY = {
+    "domination": ["--sizes", "4,5", "--pieces", "queen,knight", "--variants", "plain,independent", "--time-limit", "20"],
+    "tours": ["--sizes", "5", "--starts", "a1,b1", "--node-limit", "20000"],
+    "paths": ["--sizes", "6", "--instances", "2"],
+    "nqueens": ["--sizes", "4-6", "--time-limit", "20"],
+}
+
+
+def run(tmp_path, kind, *extra, fmt="json"):
+    out = tmp_path / f"{kind}.{fmt}"
+    code = main([kind, *TINY[kind], "--data", str(tmp_path / "var"), "--format", fmt, "--out", str(out),
+                 "--quiet", *extra])
+    assert code == 0
+    return out.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def sweeps(tmp_path_factory):
+    """Each kind's tiny sweep, computed once as JSON; the other formats come from the store."""
+    tmp_path = tmp_path_factory.mktemp("sweeps")
+    return tmp_path, {kind: json.loads(run(tmp_path, kind)) for kind in KINDS}
+
+
+def records_of(sweeps, kind, **where):
+    return [r for r in sweeps[1][kind]["records"] if all(r[key] == value for key, value in where.items())]
+
+
+def test_json_is_tidy_with_one_record_per_cell_and_method(sweeps):
+    for kind, output in sweeps[1].items():
+        records = output["records"]
+        assert records and all(record["kind"] == kind for record in records)
+        for field in ("method", "value", "lower_bound", "optimal", "seconds", "nodes", "rows", "cols", "n"):
+            assert all(field in record for record in records), (kind, field)
+        cells = {(r["rows"], r["cols"], r["piece"], r["variant"], r["start"], r["instance"]) for r in records}
+        methods = {r["method"] for r in records}
+        assert len(records) == len(cells) * len(methods)
+
+
+def test_every_output_records_versions_parameters_seed_and_cores(sweeps):
+    for kind, output in sweeps[1].items():
+        meta = output["meta"]
+        assert set(meta["versions"]) == {"chessdom", "ortools", "python-sat", "python"}
+        assert meta["versions"] == versions()
+        assert meta["cores"] >= 1 and meta["seed"] == 0
+        assert meta["parameters"]["kind"] == kind and meta["parameters"]["seed"] == 0
+
+
+def test_both_models_prove_the_same_optimum_and_greedy_never_beats_it(sweeps):
+    for cpsat in records_of(sweeps, "domination", method="cpsat"):
+        cell = {key: cpsat[key] for key in ("piece", "variant", "rows")}
+        sat = records_of(sweeps, "domination", method="sat", **cell)[0]
+        greedy = records_of(sweeps, "domination", method="greedy", **cell)[0]
+        assert cpsat["optimal"] and sat["optimal"]
+        assert cpsat["value"] == sat["value"] == cpsat["lower_bound"]
+        assert greedy["gap"] == greedy["value"] - cpsat["value"] >= 0
+        assert cpsat["gap"] == 0 and cpsat["verified"]
+
+
+def test_bfs_and_admissible_astar_find_shortest_paths(sweeps):
+    for record in records_of(sweeps, "paths"):
+        bfs = records_of(sweeps, "paths", method="bfs", rows=record["rows"], instance=record["instance"])[0]
+        assert record["status"] == bfs["status"]
+        if record["method"] in ("bfs", "astar/knight", "astar/zero"):
+            assert record["optimal"] and record["value"] == bfs["value"]
+        elif record["value"] is not None:
+            assert record["gap"] >= 0
+
+
+def test_backtracking_and_cpsat_count_the_same_queen_placements(sweeps):
+    for backtracking in records_of(sweeps, "nqueens", method="backtracking"):
+        cpsat = records_of(sweeps, "nqueens", method="cpsat", n=backtracking["n"])[0]
+        assert backtracking["value"] == cpsat["value"] and cpsat["gap"] == 0
+    assert [r["value"] for r in records_of(sweeps, "nqueens", method="backtracking")] == [2, 10, 4]
+
+
+def test_every_found_tour_is_verified(sweeps):
+    records = records_of(sweeps, "tours")
+    assert {r["method"] for r in records} >= {"dfs", "warnsdorff/pohl", "warnsdorff/squirrel_cull"}
+    for record in records:
+        assert record["status"] in ("found", "none", "limit", "dead_end")
+        assert record["verified"] == (record["status"] == "found")
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_markdown_csv_and_latex_pivot_one_row_per_cell(sweeps, kind):
+    tmp_path, outputs = sweeps
+    cells = len({(r["rows"], r["piece"], r["variant"], r["start"], r["instance"]) for r in outputs[kind]["records"]})
+    methods = list(dict.fromkeys(r["method"] for r in outputs[kind]["records"]))
+
+    markdown = run(tmp_path, kind, fmt="markdown")
+    assert "versions: chessdom" in markdown and "cores" in markdown
+    table = [line for line in markdown.splitlines() if line.startswith("|")]
+    assert len(table) == 2 + cells and all(f" {method} " in table[0] for method in methods)
+
+    rows = list(csv.reader(line for line in run(tmp_path, kind, fmt="csv").splitlines() if not line.startswith("#")))
+    assert len(rows) == 1 + cells and methods[0] in rows[0]
+
+    latex = run(tmp_path, kind, fmt="latex")
+    assert "% versions: chessdom" in latex and "\\toprule" in latex and "\\bottomrule" in latex
+    assert latex.count("\\\\") == 1 + cells
+
+
+def test_latex_escapes_what_tex_would_read_as_commands():
+    record = {"kind": "tours", "rows": 5, "cols": 5, "start": "a1", "method": "warnsdorff/squirrel_cull",
+              "status": "found", "nodes": 25, "seconds": 0.5, "value": None, "gap": None, "optimal": None}
+    meta = {"command": "x", "versions": {}, "cores": 1, "platform": "p", "executor": {}, "parameters": {},
+            "seed": 0, "cells": 1, "cells_from_store": 0, "created": "now"}
+    latex = render([record, {**record, "start": "b1", "status": "50% & $5_{x}"}], Layout(("board", "start"),
+                   ("status", "seconds")), "latex", meta)
+    assert "warnsdorff/squirrel\\_cull" in latex
+    assert "50\\% \\& \\$5\\_\\{x\\}" in latex
+    assert "squirrel_cull" not in latex.replace("squirrel\\_cull", "")
+
+
+def test_a_rerun_takes_every_cell_from_the_store_and_fresh_recomputes(tmp_path):
+    first = json.loads(run(tmp_path, "paths"))
+    again = json.loads(run(tmp_path, "paths"))
+    assert again["meta"]["cells_from_store"] == again["meta"]["cells"] == 2
+    assert again["records"] == first["records"]
+    fresh = json.loads(run(tmp_path, "paths", "--fresh"))
+    assert fresh["meta"]["cells_from_store"] == 0
+    assert list(map(without_timing, fresh["records"])) == list(map(without_timing, first["records"]))
+
+
+class Interrupted(LocalExecutor):
+    """Finishes ``cells`` cells, then behaves as if the user pressed Ctrl-C."""
+
+    def __init__(self, cells):
+        super().__init__(1)
+        self.cells = cells
+
+    def run(self, specs):
+        yield from islice(super().run(specs), self.cells)
+        raise KeyboardInterrupt
+
+
+class Counting(LocalExecutor):
+    """Runs cells in this process and remembers which."""
+
+    def __init__(self):
+        super().__init__(1)
+        self.ran = []
+
+    def run(self, specs):
+        self.ran.extend(specs)
+        yield from super().run(specs)
+
+
+def test_an_interrupted_sweep_resumes_where_it_stopped(tmp_path):
+    specs = KINDS["paths"].cells(SweepOptions(kind="paths", boards=parse_sizes("6,7"), instances=2))
+    store = SweepStore(tmp_path, versions())
+    with pytest.raises(KeyboardInterrupt):
+        run_sweep(specs, store, Interrupted(3), progress=False)
+    counting = Counting()
+    outcome = run_sweep(specs, store, counting, progress=False)
+    assert outcome.reused == 3 and counting.ran == specs[3:]
+    assert [(r["rows"], r["instance"]) for r in outcome.records if r["method"] == "bfs"] == [
+        (6, 0), (6, 1), (7, 0), (7, 1)
+    ]
+
+
+def test_a_local_pool_gives_the_records_of_a_single_process(tmp_path):
+    single = json.loads(run(tmp_path / "one", "paths"))
+    pooled = json.loads(run(tmp_path / "two", "paths", "--jobs", "2"))
+    assert pooled["meta"]["executor"]["jobs"] == 2
+    assert list(map(without_timing, pooled["records"])) == list(map(without_timing, single["records"]))
+
+
+@pytest.mark.parametrize("suffix", [".png", ".pdf"])
+def test_the_plot_is_written_with_its_provenance(sweeps, suffix):
+    tmp_path, _ = sweeps
+    figure = tmp_path / f"domination{suffix}"
+    run(tmp_path, "domination", "--plot", str(figure))
+    data = figure.read_bytes()
+    assert data.startswith(b"\x89PNG" if suffix == ".png" else b"%PDF")
+    assert b"python-sat" in data
+
+
+def test_sizes_read_like_ranges_lists_and_rectangles():
+    assert parse_sizes("4-6") == (Board(4, 4), Board(5, 5), Board(6, 6))
+    assert parse_sizes("8, 4,8,3x4") == (Board(8, 8), Board(4, 4), Board(3, 4))
+    with pytest.raises(ValueError):
+        parse_sizes("9-4")
+
+
+def test_default_tour_starts_are_the_corner_and_four_seeded_squares():
+    board = Board(6, 6)
+    starts = KINDS["tours"].default_starts(board, seed=7)
+    assert starts[0] == "a1" and len(set(starts)) == 5
+    assert starts == KINDS["tours"].default_starts(board, seed=7) != KINDS["tours"].default_starts(board, seed=8)
+
+
+def test_a_start_off_the_board_is_a_usage_error(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["tours", "--sizes", "5", "--starts", "a1,f6", "--data", str(tmp_path)])
+    assert exit.value.code == 2 and "f6" in capsys.readouterr().err
