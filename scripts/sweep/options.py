@@ -6,8 +6,6 @@ from dataclasses import asdict, dataclass
 
 from chessboard import Board, Piece, parse_piece
 
-KINDS = ("domination", "tours", "paths", "nqueens")
-
 DEFAULT_SIZES = {"domination": "4-8", "tours": "5,6", "paths": "8", "nqueens": "4-10"}
 """Sizes that finish in about a minute on a laptop, so a first run is not a long wait."""
 

@@ -38,12 +38,8 @@ def cells(options: SweepOptions) -> list[dict]:
     ]
 
 
-def problem_of(spec: dict) -> PlacementProblem:
-    return PlacementProblem(Board(spec["rows"], spec["cols"]), Piece(spec["piece"]), OBJECTIVES[spec["variant"]])
-
-
 def run(spec: dict) -> list[dict]:
-    problem = problem_of(spec)
+    problem = PlacementProblem(Board(spec["rows"], spec["cols"]), Piece(spec["piece"]), OBJECTIVES[spec["variant"]])
     # native_search picks the baseline for the piece and objective (a greedy or a
     # construction); the record's ``rule`` names it.
     engines = [("greedy", lambda: native_search.greedy_placement(problem))]

@@ -16,10 +16,13 @@ PANEL = Panel("nodes", "nodes searched", "nodes", log=True)
 
 
 def cells(options: SweepOptions) -> list[dict]:
+    """Raises ``ValueError`` for a board that is not square."""
+    for board in options.boards:
+        if not board.is_square:
+            raise ValueError(f"n-queens needs square boards, not the {board}")
     return [
         {"kind": "nqueens", "rows": board.rows, "cols": board.cols, "time_limit": options.time_limit}
         for board in options.boards
-        if board.is_square
     ]
 
 
