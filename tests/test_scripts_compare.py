@@ -19,7 +19,9 @@ from scripts.sweep.sweep import run_sweep
 from scripts.sweep.tables import Layout, render
 
 TINY = {
-    "domination": ["--sizes", "4,5", "--pieces", "queen,knight", "--variants", "plain,independent", "--time-limit", "20"],
+    "domination": [
+        "--sizes", "4,5", "--pieces", "queen,knight", "--variants", "plain,independent", "--time-limit", "20"
+    ],
     "tours": ["--sizes", "5", "--starts", "a1,b1", "--node-limit", "20000"],
     "paths": ["--sizes", "6", "--instances", "2"],
     "nqueens": ["--sizes", "4-6", "--time-limit", "20"],

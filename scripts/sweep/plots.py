@@ -45,7 +45,9 @@ def draw(records: list[dict], panel: Panel, meta: dict, path: Path) -> None:
     if panel.against_best:
         missing = {name(r) for r in records if r["gap"]}
         chosen = [r for r in records if name(r) in missing]
-        best = [{**r, "method": "best known", panel.field: r["value"] - r["gap"]} for r in records if r["gap"] is not None]
+        best = [
+            {**r, "method": "best known", panel.field: r["value"] - r["gap"]} for r in records if r["gap"] is not None
+        ]
         best_series = _series(best, panel.field, square)
         # Dashed in the colour of the method that misses it, one line per piece and variant.
         group = {series.rpartition(": ")[0]: colours[series] for series in missing}
