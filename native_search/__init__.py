@@ -15,7 +15,7 @@ from native_search.knight_graph import knight_neighbours, unbounded_knight_dista
 from native_search.nqueens import nqueens_count, nqueens_first, nqueens_trace
 from native_search.paths import forbidden_squares, knight_path
 from native_search.results import PathResult, TourResult
-from native_search.tour_blocks import closed_tour_by_blocks
+from native_search.tour_blocks import closed_tour_by_blocks, open_tour_by_blocks
 from native_search.tour_theory import tour_impossibility
 from native_search.tours import knight_tour, verify_tour
 
@@ -36,6 +36,7 @@ __all__ = [
     "nqueens_count",
     "nqueens_first",
     "nqueens_trace",
+    "open_tour_by_blocks",
     "rooks_on_diagonal",
     "seed_000_knight_vs_rook_and_king",
     "tour_impossibility",

@@ -1,4 +1,4 @@
-"""Closed knight's tours on large boards by divide and conquer, after Parberry (1997).
+"""Knight's tours on large boards by divide and conquer, after Parberry (1997).
 
 Parberry splits the board into small boards with structured tours and splices them.
 We split it into blocks of 6–12 ranks by 5–10 files (even area, so every block path
@@ -9,11 +9,16 @@ block path is found by the Warnsdorff search of :mod:`native_search.tour_search`
 small block, and only a few dozen distinct block problems occur on any board, so they
 are cached; the board-sized tour is then assembled with numpy in a few vectorised
 operations. The whole is linear in the number of squares.
+
+On a board with both sides odd there is no closed tour; one block there is odd by odd
+and the open tour runs along the block cycle from the start's block.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from functools import lru_cache
+from itertools import product
 
 import numpy as np
 
@@ -24,6 +29,7 @@ from native_search.tour_search import warnsdorff_tour
 
 MIN_EVEN_SIDE = 12  # two block rows of at least 6 ranks
 MIN_OTHER_SIDE = 10  # two block columns of at least 5 files
+MIN_ODD_SIDE = 13  # an odd block of 7 ranks (5 files) and an even one of 6
 BLOCK_NODE_LIMIT = 5_000
 
 _DIRECTION = {(0, 1): "east", (0, -1): "west", (1, 0): "north", (-1, 0): "south"}
@@ -34,11 +40,17 @@ class ConstructionError(RuntimeError):
 
 
 def can_construct(rows: int, cols: int) -> bool:
-    """Whether the construction applies: one side even and at least 12, the other at
-    least 10."""
+    """Whether the closed construction applies: one side even and at least 12, the
+    other at least 10."""
     return (rows % 2 == 0 and rows >= MIN_EVEN_SIDE and cols >= MIN_OTHER_SIDE) or (
         cols % 2 == 0 and cols >= MIN_EVEN_SIDE and rows >= MIN_OTHER_SIDE
     )
+
+
+def can_construct_open(rows: int, cols: int) -> bool:
+    """Whether :func:`open_tour_by_blocks` applies: both sides odd and at least 13 (with
+    an even side, rotate a closed tour instead)."""
+    return rows % 2 == 1 and cols % 2 == 1 and min(rows, cols) >= MIN_ODD_SIDE
 
 
 def closed_tour_by_blocks(rows: int, cols: int) -> np.ndarray:
@@ -48,13 +60,42 @@ def closed_tour_by_blocks(rows: int, cols: int) -> np.ndarray:
     :class:`ConstructionError` when a block has no path (not observed in tests).
     """
     if rows % 2 == 0 and rows >= MIN_EVEN_SIDE and cols >= MIN_OTHER_SIDE:
-        return _assemble(rows, cols)
+        return _assemble(rows, cols, _split(rows, 6, 12, 2, even_count=True), _split(cols, 5, 10, 1, even_count=False))
     if can_construct(rows, cols):
         # Transposing maps knight moves to knight moves: build on cols × rows, map back.
-        tour = _assemble(cols, rows)
+        tour = closed_tour_by_blocks(cols, rows)
         ranks, files = np.divmod(tour, rows)
         return files * cols + ranks
     raise ValueError(f"the block construction needs one even side ≥ 12 and the other ≥ 10, got {rows}×{cols}")
+
+
+def open_tour_by_blocks(rows: int, cols: int, start: Square) -> np.ndarray:
+    """An open knight's tour of a ``rows × cols`` board with both sides odd, from
+    ``start`` (which must be on a1's colour, the majority colour).
+
+    All blocks have even area except the first block row's first block, which is odd
+    by odd and starts on an even rank and file, so its majority colour is a1's. The
+    tour visits the blocks along the block cycle from the start's block and ends
+    wherever the last block's path ends.
+
+    Raises :class:`ValueError` when :func:`can_construct_open` is false or ``start`` is
+    on the minority colour, :class:`ConstructionError` when a block has no path.
+    """
+    if not can_construct_open(rows, cols):
+        raise ValueError(f"the open block construction needs both sides odd and ≥ {MIN_ODD_SIDE}, got {rows}×{cols}")
+    if sum(divmod(start, cols)) % 2:
+        raise ValueError("on a board with both sides odd every open tour starts on a1's colour")
+    # A start square deep in a small block can leave that block no path out; another
+    # cut of the board puts it elsewhere in another block.
+    for odd_height, odd_width in product((7, 9, 11), (7, 9, 5)):
+        heights = _split_with_one_odd(rows, odd_height, largest_even=12, even_count=True)
+        widths = _split_with_one_odd(cols, odd_width, largest_even=10, even_count=False)
+        if heights and widths:
+            try:
+                return _assemble(rows, cols, heights, widths, start)
+            except ConstructionError:
+                continue
+    raise ConstructionError(f"no block path from the start on the {rows}×{cols} board")
 
 
 def _split(length: int, smallest: int, largest: int, step: int, even_count: bool) -> list[int]:
@@ -68,6 +109,19 @@ def _split(length: int, smallest: int, largest: int, step: int, even_count: bool
         if min(sizes) >= smallest and max(sizes) <= largest:
             return sizes
     raise ValueError(f"cannot split {length} into blocks of {smallest}–{largest}")
+
+
+def _split_with_one_odd(length: int, odd: int, largest_even: int, even_count: bool) -> list[int] | None:
+    """Cut an odd ``length`` into the odd part ``odd`` (first) and even parts of 6 to
+    ``largest_even``, an even number of parts in all when asked; ``None`` if impossible."""
+    rest = length - odd
+    counts = [p for p in range(1, rest // 6 + 1) if not (even_count and (p + 1) % 2)]
+    for parts in sorted(counts, key=lambda p: abs(p + 1 - length / 8)):
+        units, extra = divmod(rest // 2, parts)
+        sizes = [2 * (units + 1)] * extra + [2 * units] * (parts - extra)
+        if min(sizes) >= 6 and max(sizes) <= largest_even:
+            return [odd, *sizes]
+    return None
 
 
 def _block_order(block_rows: int, block_cols: int) -> list[tuple[int, int]]:
@@ -89,9 +143,9 @@ _BLOCK_ATTEMPTS = (("pohl", 0), ("first", 0), *(("random", seed) for seed in ran
 
 
 @lru_cache(maxsize=None)
-def _block_path(height: int, width: int, entry: Square, finals: frozenset[Square]) -> tuple[Square, ...] | None:
+def _block_path(height: int, width: int, entry: Square, finals: frozenset[Square] | None) -> tuple[Square, ...] | None:
     """A Hamiltonian knight path of the ``height × width`` block from ``entry`` to one of
-    ``finals``, or ``None`` when the attempts all fail."""
+    ``finals`` (anywhere for ``None``), or ``None`` when the attempts all fail."""
     neighbours = knight_neighbours(Board(height, width))
     for tie_break, seed in _BLOCK_ATTEMPTS:
         outcome = warnsdorff_tour(
@@ -131,41 +185,48 @@ def _exit_squares(height: int, width: int, direction: str, next_height: int, nex
     return frozenset(_crossings(height, width, direction, next_height, next_width))
 
 
-def _assemble(rows: int, cols: int) -> np.ndarray:
-    heights = _split(rows, 6, 12, 2, even_count=True)
-    widths = _split(cols, 5, 10, 1, even_count=False)
+def _assemble(rows: int, cols: int, heights: list[int], widths: list[int], start: Square | None = None) -> np.ndarray:
+    """Block paths laid along the block cycle: closed from a fixed square when ``start``
+    is ``None``, else open from ``start`` through every block."""
     rank_starts = np.cumsum([0, *heights]).tolist()
     file_starts = np.cumsum([0, *widths]).tolist()
     order = _block_order(len(heights), len(widths))
+    if start is None:
+        # The tour starts on the top rank of block (0, 0), file 2: the last block of
+        # the cycle, (1, 0), sits just above it and must end a knight's move from it.
+        start_rank, start_file = heights[0] - 1, 2
+        first = (0, 0)
+    else:
+        rank, file = divmod(start, cols)
+        first = (bisect_right(rank_starts, rank) - 1, bisect_right(file_starts, file) - 1)
+        start_rank, start_file = rank - rank_starts[first[0]], file - file_starts[first[1]]
+        at = order.index(first)
+        order = order[at:] + order[:at]
     shapes = [(heights[i], widths[j]) for i, j in order]
-
-    # The tour starts on the top rank of block (0, 0), file 2: the last block of the
-    # cycle, (1, 0), sits just above it and must end a knight's move from that square.
-    start_rank, start_file = heights[0] - 1, 2
     last_height, last_width = shapes[-1]
-    closing = frozenset(
-        (start_rank + dr - heights[0]) * last_width + start_file + df
-        for dr, df in KNIGHT_STEPS
-        if 0 <= start_rank + dr - heights[0] < last_height and 0 <= start_file + df < last_width
-    )
+    if start is None:
+        last = frozenset(
+            (start_rank + dr - heights[0]) * last_width + start_file + df
+            for dr, df in KNIGHT_STEPS
+            if 0 <= start_rank + dr - heights[0] < last_height and 0 <= start_file + df < last_width
+        )
+    else:
+        last = None  # an open tour may end anywhere in its last block
     moves = []
     for k in range(len(order) - 1):
         (i, j), (ni, nj) = order[k], order[k + 1]
-        direction = _DIRECTION[(ni - i, nj - j)]
-        moves.append((*shapes[k], direction, *shapes[k + 1]))
+        moves.append((*shapes[k], _DIRECTION[(ni - i, nj - j)], *shapes[k + 1]))
     crossings = [_crossings(*move) for move in moves]
-    finals = [_exit_squares(*move) for move in moves] + [closing]
+    finals = [_exit_squares(*move) for move in moves] + [last]
 
-    entry = start_rank * widths[0] + start_file
+    entry = start_rank * shapes[0][1] + start_file
     paths: list[tuple[Square, ...]] = []
     for k, (height, width) in enumerate(shapes[:-1]):
-        path, entry = _path_and_next_entry(
-            height, width, entry, finals[k], crossings[k], shapes[k + 1], finals[k + 1]
-        )
+        path, entry = _path_and_next_entry(height, width, entry, finals[k], crossings[k], shapes[k + 1], finals[k + 1])
         paths.append(path)
-    path = _block_path(last_height, last_width, entry, closing)
+    path = _block_path(last_height, last_width, entry, last)
     if path is None:
-        raise ConstructionError(f"no closing path in a {last_height}×{last_width} block")
+        raise ConstructionError(f"no path to finish in a {last_height}×{last_width} block")
     paths.append(path)
     origins = [rank_starts[i] * cols + file_starts[j] for i, j in order]
     return _concatenate(cols, shapes, origins, paths)

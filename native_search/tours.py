@@ -12,7 +12,13 @@ import numpy as np
 from chessboard import Board, BoardError, Square, file_name, parse_square
 from native_search.knight_graph import MOVE_ORDERS, knight_neighbours
 from native_search.results import TourResult
-from native_search.tour_blocks import ConstructionError, can_construct, closed_tour_by_blocks
+from native_search.tour_blocks import (
+    ConstructionError,
+    can_construct,
+    can_construct_open,
+    closed_tour_by_blocks,
+    open_tour_by_blocks,
+)
 from native_search.tour_search import SearchOutcome, depth_first_tour, warnsdorff_tour
 from native_search.trace import DEFAULT_TRACE_LIMIT, start_trace
 from native_search.tour_theory import tour_impossibility
@@ -48,9 +54,11 @@ def knight_tour(
     closed : ask for a closed (re-entrant) tour.
     method : ``warnsdorff`` (Warnsdorff 1823, backtracking with pruning), ``dfs`` (plain
         backtracking in a fixed move order) or ``divide_and_conquer`` (block
-        construction after Parberry 1997). ``warnsdorff`` switches to the construction
-        for closed tours it applies to and for open tours on boards of at least
-        ``CONSTRUCT_OPEN_FROM`` squares; ``method`` in the result says which ran.
+        construction after Parberry 1997; for open tours a closed one read from the
+        start, or on boards with both sides odd a block path from the start).
+        ``warnsdorff`` switches to the construction for closed tours it applies to and
+        for open tours on boards of at least ``CONSTRUCT_OPEN_FROM`` squares; ``method``
+        in the result says which ran.
     tie_break : ``first``, ``random`` (seeded), ``pohl`` (Pohl 1967), ``roth`` (farthest
         from the centre) or ``squirrel_cull`` (fixed move order, Squirrel & Cull 1996).
     lookahead : compare the least onward degree this many moves deep on ties (seed 001).
@@ -110,16 +118,21 @@ def knight_tour(
     if reason is not None:
         return result("none", reason=reason)
 
-    construct = method == "divide_and_conquer" or (
-        method == "warnsdorff"
-        and can_construct(board.rows, board.cols)
-        and (closed or board.num_squares >= CONSTRUCT_OPEN_FROM)
-    )
-    if construct:
-        if not can_construct(board.rows, board.cols):
-            raise ValueError(f"divide_and_conquer needs one even side ≥ 12 and the other ≥ 10, got the {board}")
+    rows, cols = board.rows, board.cols
+    constructible = can_construct(rows, cols) or (not closed and can_construct_open(rows, cols))
+    if method == "divide_and_conquer" and not constructible:
+        raise ValueError(
+            f"divide_and_conquer needs one even side ≥ 12 and the other ≥ 10 (open tours: or both sides odd ≥ 13), "
+            f"got the {board}"
+        )
+    if method == "divide_and_conquer" or (
+        method == "warnsdorff" and constructible and (closed or board.num_squares >= CONSTRUCT_OPEN_FROM)
+    ):
         try:
-            squares = _rotated(closed_tour_by_blocks(board.rows, board.cols), start_square)
+            if can_construct(rows, cols):
+                squares = _rotated(closed_tour_by_blocks(rows, cols), start_square)
+            else:
+                squares = open_tour_by_blocks(rows, cols, start_square)
         except ConstructionError:
             if method == "divide_and_conquer":
                 raise

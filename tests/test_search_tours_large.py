@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from chessboard import Board
+from chessboard import Board, square_name
 from native_search import closed_tour_by_blocks, knight_tour, verify_tour
 
 
@@ -44,6 +44,30 @@ def test_1000x1000_tour_is_fast_and_verified(closed):
     assert elapsed < 6  # targets 1 s / 2 s unloaded; generous here for shared CI machines
 
 
-def test_odd_large_board_open_tour_by_search():
+def test_odd_board_open_tour_by_search_below_the_construction_threshold():
     result = knight_tour(Board(151, 151), "a1")
     assert result.status == "found" and result.verified
+
+
+def test_open_block_construction_on_odd_boards_from_random_majority_starts():
+    import random
+
+    from native_search import open_tour_by_blocks
+
+    rng = random.Random(5)
+    for rows in range(13, 48, 2):
+        for cols in (13, 15, 19, 23, 31, 47):
+            board = Board(rows, cols)
+            for _ in range(3):
+                start = rng.randrange(board.num_squares)
+                if sum(board.coordinates(start)) % 2 == 0:
+                    tour = open_tour_by_blocks(rows, cols, start)
+                    assert tour[0] == start and verify_tour(board, tour, closed=False)
+
+
+def test_999x999_open_tour_is_constructed_from_any_majority_square():
+    board = Board.square(999)
+    for start in ("a1", "e5", square_name(board, board.index(500, 498))):
+        result = knight_tour(board, start)
+        assert result.status == "found" and result.method == "divide_and_conquer" and result.path[0] == start
+    assert knight_tour(board, "b1").status == "none"
