@@ -145,14 +145,15 @@ def knight_tour(
     finals = frozenset(knight_neighbours(board)[start_square]) if closed else None
     if method == "dfs":
         outcome = depth_first_tour(knight_neighbours(board), start_square, finals=finals, node_limit=node_limit, trace=recorder)
-        return _from_outcome(result, outcome, "dfs", None, board)
+        return _from_outcome(result, outcome, None)
     outcome, used = _warnsdorff_with_restarts(
         board, start_square, finals, tie_break, lookahead, backtracking, node_limit, seed, recorder
     )
-    return _from_outcome(result, outcome, "warnsdorff", used, board)
+    return _from_outcome(result, outcome, used)
 
 
-def _from_outcome(result, outcome: SearchOutcome, method: str, tie_break: str | None, board: Board) -> TourResult:
+def _from_outcome(result, outcome: SearchOutcome, tie_break: str | None) -> TourResult:
+    """The tour result of a search outcome; ``result`` builds and verifies it."""
     if outcome.status == "found":
         return result("found", outcome.path, outcome.nodes, used_tie_break=tie_break)
     if outcome.status == "none":
