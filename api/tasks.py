@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import models
 import native_search
+from models.nqueens import solve_nqueens
 
 from api import inputs, schemas
 
@@ -22,12 +23,15 @@ def domination(request: schemas.IndependenceRequest) -> dict:
 
 def nqueens(request: schemas.NQueensRequest) -> dict:
     if request.method == "cpsat":
-        result = models.solve_nqueens(request.size, mode=request.mode, time_limit=request.time_limit)
+        result = solve_nqueens(request.size, mode=request.mode, time_limit=request.time_limit)
     elif request.mode == "count":
-        result = native_search.count_nqueens(request.size)
+        result = native_search.nqueens_count(request.size, up_to_symmetry=request.up_to_symmetry)
     else:
-        result = native_search.first_nqueens(request.size)
-    return result.to_dict()
+        result = native_search.nqueens_first(request.size)
+    answer = result.to_dict()
+    if request.trace and request.method == "backtracking" and request.mode == "first":
+        answer["trace"] = native_search.nqueens_trace(request.size)
+    return answer
 
 
 def tour(request: schemas.TourRequest) -> dict:

@@ -110,6 +110,7 @@ const STRINGS = {
     event_expand: "Expand {square}",
     event_expand_from: "Knight {from} → {square}",
     event_truncated: "Trace cut off",
+    event_restart: "Start again",
     event_other: "{event} {square}",
     why_start: "the search starts here.",
     why_warnsdorff: "of the unvisited squares it leaves the fewest onward moves (Warnsdorff's rule).",
@@ -129,6 +130,8 @@ const STRINGS = {
     why_depth_first: "depth-first: go on from the newest square while there is an unvisited move.",
     why_path: "the path found, walked from the start.",
     why_trace_limit: "{dropped} further steps were not recorded.",
+    why_restart_tie_break: "the search hit its budget; it starts over, breaking ties by {tie_break}.",
+    why_block_construction: "the tour is put together from ready-made blocks (divide and conquer), not searched.",
     why_other: "({why}).",
 
     challenge_intro: "Place pieces by clicking a square, or move with the arrow keys and press Enter or Space. Covered squares are shaded.",
@@ -285,6 +288,7 @@ const STRINGS = {
     event_expand: "{square} kifejtése",
     event_expand_from: "Huszár {from} → {square}",
     event_truncated: "A lépéssor itt megszakad",
+    event_restart: "Újrakezdés",
     event_other: "{event} {square}",
     why_start: "innen indul a keresés.",
     why_warnsdorff: "a még be nem járt mezők közül innen lehet a legkevesebbet továbblépni (Warnsdorff-szabály).",
@@ -304,6 +308,8 @@ const STRINGS = {
     why_depth_first: "mélységi keresés: a legújabb mezőről megyünk tovább, amíg van be nem járt lépés.",
     why_path: "a megtalált út, a kezdő mezőtől végigjárva.",
     why_trace_limit: "további {dropped} lépés nem lett rögzítve.",
+    why_restart_tie_break: "a keresés elérte a keretét; elölről kezdi, a holtversenyt most így dönti el: {tie_break}.",
+    why_block_construction: "a turné kész blokkokból áll össze (oszd meg és uralkodj), nem keresés eredménye.",
     why_other: "({why}).",
 
     challenge_intro: "Kattints egy mezőre a bábu elhelyezéséhez, vagy lépkedj a nyilakkal, és nyomj Entert vagy Szóközt. A lefedett mezők árnyékoltak.",
@@ -361,10 +367,14 @@ export function language() {
   return current;
 }
 
+/** The string ``key`` in the current language, placeholders and all. */
+export function template(key) {
+  return STRINGS[current][key] ?? STRINGS.en[key] ?? key;
+}
+
 /** The string ``key`` in the current language with ``{name}`` replaced from ``params``. */
 export function t(key, params = {}) {
-  const text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  return template(key).replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
 export function has(key) {

@@ -3,7 +3,7 @@
 // squares it touches by name. The board after k steps is rebuilt from the first k events,
 // so stepping backward is as exact as stepping forward.
 
-import { has, t } from "./i18n.js";
+import { has, t, template } from "./i18n.js";
 
 const SQUARE_ROLES = new Set(["event", "step", "why", "square", "from", "to"]);
 
@@ -41,6 +41,12 @@ export function stateAfter(trace, position) {
         for (const square of squares) expanded.add(square);
         if (event.from) extend(placed, event, squares);
         break;
+      case "restart":
+        placed.length = 0;
+        walked.length = 0;
+        expanded.clear();
+        current = null;
+        continue;
       case "remove":
       case "backtrack":
         for (const square of squares) {
@@ -62,18 +68,19 @@ function joined(value) {
   return names(value).join(", ");
 }
 
-/** One line saying what step ``event`` did and why, in the current language. */
+/** One line saying what step ``event`` did and why, in the current language; values the
+ * sentence does not use are shown after it. */
 export function explain(event) {
   const params = { ...event, square: joined(event.square), from: joined(event.from), to: joined(event.to ?? event.square) };
-  let action;
-  if (event.from && has(`event_${event.event}_from`)) action = t(`event_${event.event}_from`, params);
-  else if (has(`event_${event.event}`)) action = t(`event_${event.event}`, params);
-  else action = t("event_other", params);
-  const reason = has(`why_${event.why}`) ? t(`why_${event.why}`, params) : t("why_other", params);
+  let actionKey = "event_other";
+  if (event.from && has(`event_${event.event}_from`)) actionKey = `event_${event.event}_from`;
+  else if (has(`event_${event.event}`)) actionKey = `event_${event.event}`;
+  const reasonKey = has(`why_${event.why}`) ? `why_${event.why}` : "why_other";
+  const sentence = template(actionKey) + template(reasonKey);
   const extras = Object.entries(event)
-    .filter(([key]) => !SQUARE_ROLES.has(key) && !(event.event === "truncated" && key === "dropped"))
+    .filter(([key]) => !SQUARE_ROLES.has(key) && !sentence.includes(`{${key}}`))
     .map(([key, value]) => `${key} = ${Array.isArray(value) ? value.join(", ") : value}`);
-  return `${action}: ${reason}${extras.length ? ` [${extras.join("; ")}]` : ""}`;
+  return `${t(actionKey, params)}: ${t(reasonKey, params)}${extras.length ? ` [${extras.join("; ")}]` : ""}`;
 }
 
 /**
