@@ -27,9 +27,11 @@ METHODS = ("warnsdorff", "dfs", "divide_and_conquer")
 TIE_BREAKS = ("first", "random", "pohl", "roth", "squirrel_cull")
 MAX_LOOKAHEAD = 4  # each level multiplies a tie-break's cost by up to 8
 
-# Open tours on boards this large come from the closed construction, rotated to the
-# start: a pure-Python Warnsdorff walk costs about 3 µs a square (3.4 s on 1000×1000).
-CONSTRUCT_OPEN_FROM = 250_000
+# Open tours on boards this large (from about 317×317) come from the construction: a
+# pure-Python Warnsdorff walk costs about 3 µs a square, its knight table about 1 µs,
+# and a walk that dead-ends costs a restart (on 1000×1000 the plain walk takes 3.4 s
+# or more and dead-ends); the construction takes well under a second there.
+CONSTRUCT_OPEN_FROM = 100_000
 
 
 def knight_tour(
