@@ -21,6 +21,7 @@ serve: $(STAMP)
 	$(VENV)/bin/python -m api --host $(HOST) --port $(PORT) --data $(DATA)
 
 test: $(STAMP)
+	bash scripts/ensure_browser.sh
 	$(VENV)/bin/python -m pytest -n 2 -q
 
 clean:
