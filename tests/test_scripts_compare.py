@@ -216,3 +216,11 @@ def test_a_start_off_the_board_is_a_usage_error(tmp_path, capsys):
     with pytest.raises(SystemExit) as exit:
         main(["tours", "--sizes", "5", "--starts", "a1,f6", "--data", str(tmp_path)])
     assert exit.value.code == 2 and "f6" in capsys.readouterr().err
+
+
+def test_random_path_boards_never_start_on_a_goal():
+    options = SweepOptions(kind="paths", boards=parse_sizes("2-9,3x7"), instances=4)
+    for cell in KINDS["paths"].cells(options):
+        assert cell["start"] not in cell["goals"]
+        occupied = [cell["start"], *cell["blocked"], *(square for _, square in cell["enemies"])]
+        assert len(set(occupied)) == len(occupied)

@@ -8,8 +8,8 @@ import native_search
 from chessboard import VARIANT_OBJECTIVES, Board, Objective, Piece, PlacementProblem, PlacementResult
 
 from scripts.sweep.options import SweepOptions
-from scripts.sweep.records import measured, with_gaps
 from scripts.sweep.plots import Panel
+from scripts.sweep.records import measured, with_gaps
 from scripts.sweep.tables import Layout
 
 OBJECTIVES = {**VARIANT_OBJECTIVES, "independence": Objective.INDEPENDENCE}

@@ -7,8 +7,8 @@ from chessboard import NQueensResult
 from models.nqueens import solve_nqueens
 
 from scripts.sweep.options import SweepOptions
-from scripts.sweep.records import measured, with_gaps
 from scripts.sweep.plots import Panel
+from scripts.sweep.records import measured, with_gaps
 from scripts.sweep.tables import Layout
 
 LAYOUT = Layout(index=("board",), per_method=("value", "nodes", "seconds"), per_cell=("up_to_symmetry",))

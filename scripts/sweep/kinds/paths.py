@@ -10,8 +10,8 @@ import native_search
 from chessboard import Board, Piece, attack_table, parse_square, parse_squares, square_name, square_names
 
 from scripts.sweep.options import SweepOptions
-from scripts.sweep.records import measured, with_gaps
 from scripts.sweep.plots import Panel
+from scripts.sweep.records import measured, with_gaps
 from scripts.sweep.tables import Layout
 
 HEURISTICS = ("knight", "manhattan3", "zero", "manhattan")
@@ -27,6 +27,10 @@ PANEL = Panel("value", "path length against the shortest", "moves (mean over boa
 
 
 def cells(options: SweepOptions) -> list[dict]:
+    """Raises ``ValueError`` for a board of one rank, which has no upper half for the king."""
+    for board in options.boards:
+        if board.rows < 2:
+            raise ValueError(f"knight paths need at least two ranks, not the {board}")
     return [
         {"kind": "paths", "rows": board.rows, "cols": board.cols, "instance": instance, "seed": options.seed,
          **random_instance(board, options.seed, instance)}
@@ -47,9 +51,11 @@ def random_instance(board: Board, seed: int, instance: int) -> dict:
     squares = list(board.squares())
     rng.shuffle(squares)
     middle = board.rows // 2
-    start = next(s for s in squares if board.rank_of(s) < max(middle, 1))
-    king = next(s for s in squares if board.rank_of(s) >= middle and s != start)
-    goals = (king, *attack_table(board, Piece.KNIGHT).lists[king])
+    knight_moves = attack_table(board, Piece.KNIGHT).lists
+    start = next(s for s in squares if board.rank_of(s) < middle)
+    # Not a knight's move away, where the knight would check the king before moving.
+    king = next(s for s in squares if board.rank_of(s) >= middle and start not in knight_moves[s])
+    goals = (king, *knight_moves[king])
     start_rank, start_file = board.coordinates(start)
     rest = [s for s in squares if s not in (start, *goals)]
     safe = [s for s in rest if board.rank_of(s) != start_rank and board.file_of(s) != start_file]

@@ -9,8 +9,8 @@ import native_search
 from chessboard import Board, parse_square, square_name
 
 from scripts.sweep.options import SweepOptions
-from scripts.sweep.records import measured
 from scripts.sweep.plots import Panel
+from scripts.sweep.records import measured
 from scripts.sweep.tables import Layout
 
 TIE_BREAKS = ("first", "random", "pohl", "roth", "squirrel_cull")
