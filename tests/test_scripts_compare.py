@@ -224,3 +224,10 @@ def test_random_path_boards_never_start_on_a_goal():
         assert cell["start"] not in cell["goals"]
         occupied = [cell["start"], *cell["blocked"], *(square for _, square in cell["enemies"])]
         assert len(set(occupied)) == len(occupied)
+
+
+def test_cells_computed_by_other_library_versions_are_computed_again(tmp_path):
+    spec = KINDS["nqueens"].cells(SweepOptions(kind="nqueens", boards=parse_sizes("4")))[0]
+    SweepStore(tmp_path, {"ortools": "9.14"}).save(spec, [{"value": 2}])
+    assert SweepStore(tmp_path, {"ortools": "9.14"}).finished(spec) == [{"value": 2}]
+    assert SweepStore(tmp_path, {"ortools": "9.15"}).finished(spec) is None
