@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 
 import pysat
-
 from pysat.card import CardEnc, EncType, ITotalizer
 from pysat.examples.rc2 import RC2
 from pysat.formula import CNF, WCNF, IDPool
@@ -26,7 +25,9 @@ from models.outcome import Outcome
 INCREMENTAL_TOTALIZER = "itotalizer"
 METHODS = ("descent", "rc2")
 SOLVERS = tuple(name for name in vars(SolverNames) if not name.startswith("_"))
-ENCODINGS = tuple(name for name in vars(EncType) if not name.startswith("_") and name != "native")
+# python-sat's pairwise, ladder and bitwise encodings only express "at most one".
+CARDINALITY_ENCODINGS = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "mtotalizer", "kmtotalizer")
+AT_MOST_ONE_ENCODINGS = ("pairwise", "ladder", "bitwise", *CARDINALITY_ENCODINGS)
 
 Event = tuple
 
@@ -51,10 +52,12 @@ class SatParams:
             raise ValueError(f"unknown SAT solver {self.sat_solver!r} (expected one of {', '.join(SOLVERS)})")
         if self.method not in METHODS:
             raise ValueError(f"unknown SAT method {self.method!r} (expected one of {', '.join(METHODS)})")
-        if self.cardinality not in (INCREMENTAL_TOTALIZER, *ENCODINGS):
-            raise ValueError(f"unknown cardinality encoding {self.cardinality!r}")
-        if self.at_most_one not in ENCODINGS:
-            raise ValueError(f"unknown at-most-one encoding {self.at_most_one!r}")
+        if self.cardinality not in (INCREMENTAL_TOTALIZER, *CARDINALITY_ENCODINGS):
+            choices = ", ".join((INCREMENTAL_TOTALIZER, *CARDINALITY_ENCODINGS))
+            raise ValueError(f"unknown cardinality encoding {self.cardinality!r} (expected one of {choices})")
+        if self.at_most_one not in AT_MOST_ONE_ENCODINGS:
+            choices = ", ".join(AT_MOST_ONE_ENCODINGS)
+            raise ValueError(f"unknown at-most-one encoding {self.at_most_one!r} (expected one of {choices})")
 
 
 def build_cnf(problem: PlacementProblem, pool: IDPool, at_most_one: str = "seqcounter") -> CNF:

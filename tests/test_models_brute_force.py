@@ -71,3 +71,12 @@ def test_total_queen_domination_up_to_six_matches_brute_force(solver):
         result = solve(problem, solver=solver)
         assert result.optimal and result.verified
         assert result.value == brute_force_optimum(problem)
+
+
+@pytest.mark.parametrize("board", [Board(4, 7), Board(2, 9), Board(5, 6)], ids=str)
+@pytest.mark.parametrize("piece", list(Piece), ids=lambda p: p.value)
+def test_both_backends_agree_on_rectangles_too_big_for_brute_force(board, piece):
+    for objective in Objective:
+        problem = PlacementProblem(board, piece, objective)
+        by_cpsat, by_sat = solve(problem, solver="cpsat"), solve(problem, solver="sat")
+        assert (by_cpsat.status, by_cpsat.value) == (by_sat.status, by_sat.value), str(problem)
