@@ -252,7 +252,7 @@ class NQueensResponse(BaseModel):
 class TourResponse(BaseModel):
     model_config = ConfigDict(extra="allow")
     status: Literal["found", "none", "limit", "dead_end"]
-    path: list[str]
+    path: list[str] | None
     nodes: int
     wall_time: float
     reason: str | None = None
@@ -262,7 +262,7 @@ class TourResponse(BaseModel):
 class PathResponse(BaseModel):
     model_config = ConfigDict(extra="allow")
     status: Literal["found", "unreachable"]
-    path: list[str]
+    path: list[str] | None
     length: int | None
     nodes_expanded: int
     optimal: bool

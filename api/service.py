@@ -33,7 +33,7 @@ def _summary(kind: str, request, result: dict) -> tuple[dict, str | None, str | 
     if kind == "nqueens":
         return problem, request.method, "counted" if request.mode == "count" else "found", result.get("count")
     if kind == "tour":
-        return problem, request.method, result["status"], len(result["path"])
+        return problem, result["method"], result["status"], len(result["path"] or ())
     return problem, request.method, result["status"], result.get("length")
 
 
