@@ -4,6 +4,7 @@ counting, N-Queens by CP-SAT, and the literature table (for comparison only)."""
 from models.counting import count_placements
 from models.cpsat import CpSatParams, build_model
 from models.literature import literature_value
+from models.nqueens import solve_nqueens
 from models.sat import SatParams, build_cnf
 from models.solve import PlacementCheckFailed, choose_backend, solve
 
@@ -17,4 +18,5 @@ __all__ = [
     "count_placements",
     "literature_value",
     "solve",
+    "solve_nqueens",
 ]

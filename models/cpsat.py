@@ -22,8 +22,8 @@ class CpSatParams:
 
     Measured on the 2-core machine: the proofs come from two LP-based subsolvers, so two
     workers running exactly them beat any number of default workers — γ(N_12) = 24 proved
-    in 0.4 s (8 default workers 2.8 s), γ(N_14) = 32 in 14 s (8 default workers: not in
-    60 s), i(Q_11) = 5 in 1.1 s.
+    in 0.4 s (8 default workers 2.8 s, 2 default workers not in 120 s), γ(N_14) = 32 in
+    14–28 s (8 default workers: not in 60 s), i(Q_11) = 5 in 1.1 s.
     """
 
     num_workers: int = 2
@@ -103,8 +103,7 @@ def solve_cpsat(
 
 def _proven_bound(problem: PlacementProblem, best_bound: float) -> int:
     """CP-SAT's objective bound as a whole number of pieces, clipped to the trivial one."""
+    squares = problem.board.num_squares
     if problem.objective.maximize:
-        return problem.board.num_squares if not math.isfinite(best_bound) else min(
-            math.floor(best_bound + 1e-6), problem.board.num_squares
-        )
-    return 0 if not math.isfinite(best_bound) else max(math.ceil(best_bound - 1e-6), 0)
+        return min(math.floor(best_bound + 1e-6), squares) if math.isfinite(best_bound) else squares
+    return max(math.ceil(best_bound - 1e-6), 0) if math.isfinite(best_bound) else 0
