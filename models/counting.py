@@ -22,7 +22,11 @@ def count_placements(
 ) -> SolutionCount:
     """Every placement of exactly ``value`` pieces meeting ``problem``'s constraints,
     counted, and counted up to the board's symmetries; ``exact`` is false when the time
-    limit cut the enumeration short."""
+    limit cut the enumeration short.
+
+    SAT by default: measured, the 4860 placements of five queens dominating 8×8 take
+    3.5 s by blocking clauses and 125 s by enumeration with one CP-SAT worker.
+    """
     if method not in METHODS:
         raise ValueError(f"unknown counting method {method!r} (expected one of {', '.join(METHODS)})")
     if method == "cpsat":
