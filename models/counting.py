@@ -39,7 +39,9 @@ def count_placements(
     return SolutionCount(len(placements), len(orbits), exact)
 
 
-def sat_placements(problem: PlacementProblem, value: int, solver_name: str = "cadical195") -> Iterator[tuple[Square, ...]]:
+def sat_placements(
+    problem: PlacementProblem, value: int, solver_name: str = "cadical195"
+) -> Iterator[tuple[Square, ...]]:
     """Each placement once: after each one, a clause forbids placing all of its pieces again."""
     pool = IDPool()
     cnf = build_cnf(problem, pool)

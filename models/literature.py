@@ -32,7 +32,10 @@ _CLOSED_FORMS: dict[tuple[Piece, Objective], tuple[Callable[[int], int], str]] =
     (Piece.KING, _I): (lambda n: _ceil_div(n, 3) ** 2, "closed form i(K_n) = ⌈n/3⌉²"),
     (Piece.KING, _B): (lambda n: _ceil_div(n, 2) ** 2, "closed form β(K_n) = ⌈n/2⌉²"),
     (Piece.QUEEN, _B): (lambda n: n if n >= 4 else (1, 1, 2)[n - 1], "closed form β(Q_n) = n (n ≥ 4)"),
-    (Piece.KNIGHT, _B): (lambda n: _ceil_div(n * n, 2) if n >= 3 else (1, 4)[n - 1], "closed form β(N_n) = ⌈n²/2⌉ (n ≥ 3)"),
+    (Piece.KNIGHT, _B): (
+        lambda n: _ceil_div(n * n, 2) if n >= 3 else (1, 4)[n - 1],
+        "closed form β(N_n) = ⌈n²/2⌉ (n ≥ 3)",
+    ),
 }
 
 

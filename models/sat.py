@@ -118,8 +118,8 @@ class _AtMost:
         if self.encoding != INCREMENTAL_TOTALIZER:
             selector = self.pool.id(("at most", bound))
             for group in groups:
-                clauses = CardEnc.atmost(group, bound, vpool=self.pool, encoding=getattr(EncType, self.encoding)).clauses
-                self.solver.append_formula([[*clause, -selector] for clause in clauses])
+                encoding = CardEnc.atmost(group, bound, vpool=self.pool, encoding=getattr(EncType, self.encoding))
+                self.solver.append_formula([[*clause, -selector] for clause in encoding.clauses])
             return [selector]
         if not self.totalizers:
             # Bounds only ever go down, so the first bound sizes every totalizer.

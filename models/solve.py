@@ -73,7 +73,9 @@ def solve(
             problem, time_limit=time_limit, seed=seed, params=CpSatParams(**backend_options), known_bound=known_bound
         )
     else:
-        outcome = solve_sat(problem, time_limit=time_limit, params=SatParams(**backend_options), known_bound=known_bound)
+        outcome = solve_sat(
+            problem, time_limit=time_limit, params=SatParams(**backend_options), known_bound=known_bound
+        )
     if theorem is not None:
         outcome = _with_theorem(problem, outcome, theorem.value, theorem.citation)
     _verify(problem, outcome)
@@ -105,7 +107,9 @@ def _verify(problem: PlacementProblem, outcome: Outcome) -> None:
         )
     bound, value = outcome.bound, outcome.value
     if bound is not None and (bound > value if not problem.objective.maximize else bound < value):
-        raise PlacementCheckFailed(f"{outcome.solver_name} proved a bound of {bound} beyond its own {value} for {problem}")
+        raise PlacementCheckFailed(
+            f"{outcome.solver_name} proved a bound of {bound} beyond its own value {value} for {problem}"
+        )
 
 
 def _result(problem: PlacementProblem, outcome: Outcome, backend: str, seed: int, wall_time: float) -> PlacementResult:

@@ -32,7 +32,8 @@ def theorem_bound(problem: PlacementProblem) -> TheoremBound | None:
             if n in (3, 11):
                 return TheoremBound(_ceil_div(n - 1, 2), "theorem: γ(Q_n) ≥ (n−1)/2 (Spencer; Weakley 1995)")
             return TheoremBound(
-                _ceil_div(n, 2), "theorem: γ(Q_n) ≥ ⌈n/2⌉ for n ≠ 3, 11 (Finozhenok & Weakley, Australas. J. Combin. 37, 2007)"
+                _ceil_div(n, 2),
+                "theorem: γ(Q_n) ≥ ⌈n/2⌉ for n ≠ 3, 11 (Finozhenok & Weakley, Australas. J. Combin. 37, 2007)",
             )
         if piece is Piece.ROOK:
             return TheoremBound(short, "theorem: an empty rank and an empty file leave their crossing undominated")

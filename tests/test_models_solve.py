@@ -61,7 +61,10 @@ def test_knights_cannot_totally_dominate_a_board_with_an_unreachable_square(solv
     assert solve(problem("knight", "total_domination", 3), solver=solver).status is Status.INFEASIBLE
 
 
-@pytest.mark.parametrize("cardinality", ["itotalizer", "seqcounter", "totalizer", "mtotalizer", "kmtotalizer", "cardnetwrk"])
+ENCODINGS = ["itotalizer", "seqcounter", "totalizer", "mtotalizer", "kmtotalizer", "cardnetwrk"]
+
+
+@pytest.mark.parametrize("cardinality", ENCODINGS)
 def test_every_cardinality_encoding_proves_seven_queens_need_four(cardinality):
     result = solve(problem("queen", "domination", 7), solver="sat", cardinality=cardinality)
     assert result.value == 4 and result.optimal
