@@ -152,7 +152,7 @@ def runs(query: schemas.RunQuery):
 
 @api.get("/health", tags=[meta_tag], responses={200: schemas.Health})
 def health():
-    """Liveness, solver slots in use and queued jobs."""
+    """Liveness; this server process's solver slots in use; queued and running jobs (all processes)."""
     context = _context()
     return {
         "status": "ok",
@@ -160,4 +160,5 @@ def health():
         "solver_slots": context.pool.slots,
         "solvers_busy": context.pool.busy,
         "jobs_queued": context.store.count_jobs("queued"),
+        "jobs_running": context.store.count_jobs("running"),
     }

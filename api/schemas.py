@@ -326,6 +326,7 @@ class Health(BaseModel):
     solver_slots: int
     solvers_busy: int
     jobs_queued: int
+    jobs_running: int
 
 
 class ProblemDetail(BaseModel):

@@ -53,10 +53,9 @@ def _load_process(args) -> list[float]:
     return latencies
 
 
-def load(port: int, method: str, path: str, body: str | None, clients: int, seconds: float) -> dict:
-    """``clients`` keep-alive connections spread over two processes (the GIL would make
-    one process the bottleneck), hammering one route for ``seconds``."""
-    processes = 2
+def load(port: int, method: str, path: str, body: str | None, clients: int, seconds: float, processes: int) -> dict:
+    """``clients`` keep-alive connections spread over ``processes`` processes (in one, the
+    GIL would make the load generator the bottleneck), hammering one route for ``seconds``."""
     stop_at = time.perf_counter() + seconds
     with multiprocessing.get_context("spawn").Pool(processes) as pool:
         # perf_counter is per-process on Linux but shares CLOCK_MONOTONIC, so one
@@ -74,9 +73,9 @@ def health_under_solves(server: ServerProcess, seconds: float) -> dict:
     job = {"kind": "domination", "params": {"size": 16, "piece": "knight", "time_limit": seconds + 5}}
     ids = [server.post("/jobs", json=job).json()["id"] for _ in range(2)]
     deadline = time.monotonic() + 30
-    while server.get("/health").json()["solvers_busy"] < 2 and time.monotonic() < deadline:
+    while server.get("/health").json()["jobs_running"] < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
-    busy = server.get("/health").json()["solvers_busy"]
+    busy = server.get("/health").json()["jobs_running"]
     latencies = []
     stop_at = time.monotonic() + seconds
     connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
@@ -103,10 +102,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--repeats", type=int, default=3, help="runs per route; medians are reported")
     parser.add_argument("--workers", type=int, default=2, help="server processes")
+    parser.add_argument("--threads", type=int, default=8, help="request threads per server process")
+    parser.add_argument("--load-processes", type=int, default=4, help="processes of the load generator")
     args = parser.parse_args(argv)
 
     with tempfile.TemporaryDirectory() as data:
-        server = ServerProcess(Path(data), workers=args.workers, solver_slots=2).start()
+        server = ServerProcess(Path(data), workers=args.workers, threads=args.threads, solver_slots=2).start()
         try:
             first = server.post("/domination", data=CACHED_BODY, headers={"Content-Type": "application/json"}).json()
             assert first["optimal"], "the warm-up solve must prove its optimum to be cached"
@@ -118,7 +119,7 @@ def main(argv: list[str] | None = None) -> None:
             with tqdm(total=len(routes) * args.repeats, desc="load") as progress:
                 for _ in range(args.repeats):
                     for name, (method, path, body) in routes.items():
-                        results[name].append(load(server.port, method, path, body, args.clients, args.seconds))
+                        results[name].append(load(server.port, method, path, body, args.clients, args.seconds, args.load_processes))
                         progress.update()
             rows = []
             baseline = statistics.median(r["requests_per_second"] for r in results["GET /health (baseline)"])

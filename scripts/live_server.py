@@ -20,9 +20,12 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    def __init__(self, data_dir: Path, *, workers: int = 1, solver_slots: int = 2, log: Path | None = None):
+    def __init__(
+        self, data_dir: Path, *, workers: int = 1, threads: int = 8, solver_slots: int = 2, log: Path | None = None
+    ):
         self.data_dir = data_dir
         self.workers = workers
+        self.threads = threads
         self.solver_slots = solver_slots
         self.log_path = log or data_dir / "server.log"
         self.port = free_port()
@@ -34,7 +37,7 @@ class ServerProcess:
         log = open(self.log_path, "ab")
         command = [
             sys.executable, "-m", "api", "--host", "127.0.0.1", "--port", str(self.port),
-            "--data", str(self.data_dir), "--workers", str(self.workers),
+            "--data", str(self.data_dir), "--workers", str(self.workers), "--threads", str(self.threads),
             "--solver-slots", str(self.solver_slots),
         ]
         # A session of its own, so that kill() takes the master, its workers and the
