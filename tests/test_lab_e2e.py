@@ -9,17 +9,13 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from api import create_app
 from chessboard import Board, Piece, check_placement, parse_squares
+from scripts.live_server import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -77,43 +73,12 @@ def test_the_lab_page_loads_nothing_from_elsewhere(tmp_path):
 # ---- in the browser ---------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """``python -m api`` on a free port, as a user would start it."""
-    port = _free_port()
-    data = tmp_path_factory.mktemp("lab-data")
-    log = (data / "server.log").open("w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "api", "--host", "127.0.0.1", "--port", str(port), "--data", str(data),
-         "--workers", "1", "--solver-slots", "2"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(f"{base}/health", timeout=1) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            pytest.fail(f"the server did not start; see {data / 'server.log'}")
-        time.sleep(0.2)
-    yield base
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-    log.close()
+    process = ServerProcess(tmp_path_factory.mktemp("lab-data"), workers=1, solver_slots=2).start()
+    yield process.url
+    process.stop()
 
 
 def _unavailable(message: str):
