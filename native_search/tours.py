@@ -62,7 +62,8 @@ def knight_tour(
         for open tours on boards of at least ``CONSTRUCT_OPEN_FROM`` squares; ``method``
         in the result says which ran.
     tie_break : ``first``, ``random`` (seeded), ``pohl`` (Pohl 1967), ``roth`` (farthest
-        from the centre) or ``squirrel_cull`` (fixed move order, Squirrel & Cull 1996).
+        from the centre) or ``squirrel_cull`` (one fixed move order in the manner of
+        Squirrel & Cull 1996; their per-n orders are not reproduced).
     lookahead : compare the least onward degree this many moves deep on ties (seed 001).
     backtracking : with ``False`` a stuck greedy walk returns ``dead_end``.
     node_limit : squares placed in all before giving up with ``limit``.
