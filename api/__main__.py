@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> None:
     settings = replace(
         defaults,
         data_dir=args.data,
-        solver_slots=max(1, args.solver_slots // args.workers),
+        solver_slots=args.solver_slots,
         recover_jobs=False,
     )
     options = {

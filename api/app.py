@@ -18,6 +18,7 @@ from api.lab import lab
 from api.routes import api
 from api.schemas import ProblemDetail
 from api.service import SolveService, SolveTimedOut
+from api.slots import SolverSlots
 from api.store import Store
 
 
@@ -57,11 +58,11 @@ def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
     store = Store(settings.data_dir)
     if settings.recover_jobs:
         store.requeue_running()
-    pool = SolverPool(settings.solver_slots)
+    pool = SolverPool(SolverSlots(settings.data_dir / "slots", settings.solver_slots))
     service = SolveService(store, pool, settings.kill_grace)
     runner = None
     if settings.run_jobs:
-        # Jobs leave a slot to synchronous requests whenever there is more than one.
+        # Jobs leave slot 0 to synchronous requests whenever there is more than one.
         runner = JobRunner(service, store, max(1, settings.solver_slots - 1), settings.job_lease)
         runner.start()
     app.extensions["chessdom"] = Context(settings, store, pool, service, runner)

@@ -15,7 +15,7 @@ def _cpu_count() -> int:
 class Settings:
     data_dir: Path = Path("var")
     solver_slots: int = field(default_factory=_cpu_count)
-    """Solves that may run at once in this process (each in its own worker process)."""
+    """Solves that may run at once over every server process sharing ``data_dir``."""
     max_queued_jobs: int = 1000
     """Beyond this many queued jobs ``POST /jobs`` answers 429."""
     slot_wait: float = 2.0

@@ -8,10 +8,11 @@ import ctypes
 import multiprocessing
 import os
 import signal
-import threading
 import time
 import traceback
 from collections.abc import Callable
+
+from api.slots import SolverSlots
 
 POLL_SECONDS = 0.05
 PR_SET_PDEATHSIG = 1
@@ -44,31 +45,12 @@ def _worker_main(connection, kind: str, params: dict) -> None:
 
 
 class SolverPool:
-    def __init__(self, slots: int):
+    def __init__(self, slots: SolverSlots):
         self.slots = slots
-        self._free = threading.BoundedSemaphore(slots)
-        self._busy = 0
-        self._lock = threading.Lock()
         # forkserver: forking a multi-threaded server process is unsafe; the fork server is
         # single-threaded and has the solvers imported already, so a start costs ~10 ms.
         self._context = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload(["api.tasks"])
-
-    @property
-    def busy(self) -> int:
-        return self._busy
-
-    def acquire(self, timeout: float) -> bool:
-        if not self._free.acquire(timeout=timeout):
-            return False
-        with self._lock:
-            self._busy += 1
-        return True
-
-    def release(self) -> None:
-        with self._lock:
-            self._busy -= 1
-        self._free.release()
 
     def run(
         self,
@@ -79,7 +61,7 @@ class SolverPool:
         should_cancel: Callable[[], bool] | None = None,
         cancel_check_every: float = 0.25,
     ) -> dict:
-        """Run one task in a fresh worker process (the caller holds a slot)."""
+        """Run one task in a fresh worker process (the caller holds a slot of ``slots``)."""
         receiver, sender = self._context.Pipe(duplex=False)
         process = self._context.Process(target=_worker_main, args=(sender, kind, params))
         process.start()

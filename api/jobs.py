@@ -50,19 +50,20 @@ class JobRunner:
                 next_lease_check = time.monotonic() + self.lease / 3
             if not self._running.acquire(timeout=IDLE_POLL_SECONDS):
                 continue
-            if not self.service.pool.acquire(timeout=IDLE_POLL_SECONDS):
+            slot = self.service.pool.slots.acquire(timeout=IDLE_POLL_SECONDS, for_job=True)
+            if slot is None:
                 self._running.release()
                 continue
             job = self.store.claim_job()
             if job is None:
-                self.service.pool.release()
+                self.service.pool.slots.release(slot)
                 self._running.release()
                 self._wake.wait(IDLE_POLL_SECONDS)
                 self._wake.clear()
                 continue
-            threading.Thread(target=self._run, args=(job,), name=f"job-{job['id'][:8]}", daemon=True).start()
+            threading.Thread(target=self._run, args=(job, slot), name=f"job-{job['id'][:8]}", daemon=True).start()
 
-    def _run(self, job: dict) -> None:
+    def _run(self, job: dict, slot: int) -> None:
         job_id = job["id"]
         try:
             request = schemas.JOB_PARAMS[job["kind"]].model_validate(job["params"])
@@ -81,5 +82,5 @@ class JobRunner:
             log.exception("job %s failed", job_id)
             self.store.finish_job(job_id, "failed", error=f"{type(error).__name__}: {error}")
         finally:
-            self.service.pool.release()
+            self.service.pool.slots.release(slot)
             self._running.release()

@@ -152,13 +152,14 @@ def runs(query: schemas.RunQuery):
 
 @api.get("/health", tags=[meta_tag], responses={200: schemas.Health})
 def health():
-    """Liveness; this server process's solver slots in use; queued and running jobs (all processes)."""
+    """Liveness; solver slots in all, and in use by this server process; queued and running
+    jobs of all processes."""
     context = _context()
     return {
         "status": "ok",
         "version": version("chessdom"),
-        "solver_slots": context.pool.slots,
-        "solvers_busy": context.pool.busy,
+        "solver_slots": context.pool.slots.count,
+        "solvers_busy": context.pool.slots.held_here,
         "jobs_queued": context.store.count_jobs("queued"),
         "jobs_running": context.store.count_jobs("running"),
     }

@@ -54,12 +54,13 @@ class SolveService:
         cached = self._from_cache(kind, request)
         if cached is not None:
             return cached
-        if not self.pool.acquire(timeout=slot_wait):
+        slot = self.pool.slots.acquire(timeout=slot_wait)
+        if slot is None:
             raise ServiceBusy(503, "all solver slots are busy; retry shortly or submit a job to /jobs", 2)
         try:
             return self._run(kind, request, time_limit, None)
         finally:
-            self.pool.release()
+            self.pool.slots.release(slot)
 
     def _from_cache(self, kind: str, request) -> dict | None:
         key = _cache_key(kind, request)

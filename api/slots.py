@@ -1,0 +1,52 @@
+"""Solver slots shared by every server process: one lock file per slot in the data
+directory, held with ``flock`` while a solve runs. The kernel releases a dead process's
+locks, so a crash never leaks a slot, and any free slot serves any process."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import threading
+import time
+from pathlib import Path
+
+RETRY_SECONDS = 0.02
+
+
+class SolverSlots:
+    def __init__(self, directory: Path, count: int):
+        directory.mkdir(parents=True, exist_ok=True)
+        self.count = count
+        self._paths = [directory / f"solver-slot-{index}.lock" for index in range(count)]
+        self._lock = threading.Lock()
+        self._held = 0
+
+    @property
+    def held_here(self) -> int:
+        """Slots this process holds now."""
+        return self._held
+
+    def acquire(self, timeout: float, *, for_job: bool = False) -> int | None:
+        """A slot's token, or None after ``timeout`` seconds. Jobs never take slot 0
+        when there are others, so a synchronous request always has one to wait for."""
+        candidates = self._paths[1:] if for_job and self.count > 1 else self._paths
+        deadline = time.monotonic() + timeout
+        while True:
+            for path in candidates:
+                descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+                try:
+                    fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    os.close(descriptor)
+                    continue
+                with self._lock:
+                    self._held += 1
+                return descriptor
+            if time.monotonic() >= deadline:
+                return None
+            time.sleep(RETRY_SECONDS)
+
+    def release(self, token: int) -> None:
+        with self._lock:
+            self._held -= 1
+        os.close(token)  # closing the descriptor drops its lock
