@@ -33,7 +33,7 @@ Integer = Annotated[int, BeforeValidator(_integral)]
 
 PieceName = Literal["queen", "rook", "bishop", "knight", "king"]
 SquareName = Annotated[str, Field(pattern=r"^[A-Za-z]{1,4}[1-9][0-9]{0,4}$", examples=["a1"])]
-Seed = Annotated[Integer, Field(ge=0, le=2**31 - 1, strict=True, description="makes runs repeatable")]
+Seed = Annotated[Integer, Field(ge=0, le=2**31 - 1, strict=True, description="random seed of the solver or search")]
 
 
 class StrictModel(BaseModel):

@@ -48,7 +48,9 @@ def solve(
     solver: ``"cpsat"``, ``"sat"`` or ``"auto"`` (:func:`choose_backend`).
     time_limit: seconds for the whole call, counting included; ``None`` for no limit.
     count: also count the optimal placements, and up to the board's symmetries.
-    seed: CP-SAT's random seed, so that runs repeat.
+    seed: CP-SAT's random seed. With ``num_workers=1`` a run repeats exactly; with the
+        default two workers, which race, the value and the proof repeat but the placement
+        may differ (measured: γ(Q_11) gave two placements in two runs with seed 3).
     use_theorems: allow a cited theorem (:mod:`models.theorems`) to bound the optimum.
     backend_options: fields of :class:`CpSatParams` or :class:`SatParams`.
 
