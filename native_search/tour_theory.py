@@ -33,7 +33,7 @@ def tour_impossibility(board: Board, start: Square, closed: bool) -> str | None:
         # A knight move always changes colour, so a path through all squares of an odd
         # board alternates colours and starts and ends on the majority colour (a1's).
         return (
-            f"the board has an odd number of squares, so every tour starts on the colour of a1; "
-            f"the start is on the other colour"
+            "the board has an odd number of squares, so every tour starts on the colour of a1; "
+            "the start is on the other colour"
         )
     return None
