@@ -57,7 +57,9 @@ def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
 
     store = Store(settings.data_dir)
     if settings.recover_jobs:
-        store.requeue_running()
+        # Another live process may share this store, so only expired leases are taken
+        # back here; `python -m api` requeues every running job before any worker starts.
+        store.requeue_running(older_than=settings.job_lease)
     pool = SolverPool(SolverSlots(settings.data_dir / "slots", settings.solver_slots))
     service = SolveService(store, pool, settings.kill_grace)
     runner = None
@@ -72,7 +74,7 @@ def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
         if request.method in ("POST", "PUT", "PATCH") and request.routing_exception is None:
             try:
                 body = request.get_json(force=True)
-            except BadRequest:
+            except (BadRequest, RecursionError):  # RecursionError: nesting too deep to parse
                 return problem(400, "the request body is not valid JSON")
             if not isinstance(body, dict):
                 return problem(400, "the request body must be a JSON object")

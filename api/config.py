@@ -24,7 +24,7 @@ class Settings:
     run_jobs: bool = True
     """Start the background job runner (off in tests that inspect queued jobs)."""
     recover_jobs: bool = True
-    """Requeue jobs left running by a dead process when the app starts."""
+    """Requeue, when the app starts, running jobs whose lease has expired."""
     job_lease: float = 30.0
     """A running job whose heartbeat is older than this many seconds is requeued."""
     kill_grace: float = 10.0

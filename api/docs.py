@@ -3,6 +3,8 @@ no script and no external assets (the service may run with no network)."""
 
 from __future__ import annotations
 
+import copy
+
 from flask import render_template_string
 
 TEMPLATE = """<!doctype html>
@@ -34,7 +36,7 @@ Errors are <code>application/problem+json</code> (RFC 9457) with the offending f
 def openapi_document(app) -> dict:
     """The generated OpenAPI document, with error responses declared as the
     ``application/problem+json`` the service sends (the generator says ``application/json``)."""
-    spec = app.api_doc
+    spec = copy.deepcopy(app.api_doc)  # the generator caches its document; leave it intact
     for operations in spec["paths"].values():
         for operation in operations.values():
             for status, response in operation.get("responses", {}).items():

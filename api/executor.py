@@ -64,8 +64,10 @@ class SolverPool:
         """Run one task in a fresh worker process (the caller holds a slot of ``slots``)."""
         receiver, sender = self._context.Pipe(duplex=False)
         process = self._context.Process(target=_worker_main, args=(sender, kind, params))
-        process.start()
-        sender.close()
+        try:
+            process.start()
+        finally:
+            sender.close()
         next_cancel_check = time.monotonic() + cancel_check_every
         try:
             while True:

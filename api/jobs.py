@@ -11,7 +11,7 @@ import time
 from api import schemas
 from api.errors import FieldError
 from api.executor import SolveFailed
-from api.service import SolveService, SolveTimedOut
+from api.service import SolveService, SolveTimedOut, own_time_limit
 from api.store import Store
 
 log = logging.getLogger(__name__)
@@ -45,29 +45,43 @@ class JobRunner:
     def _loop(self) -> None:
         next_lease_check = 0.0
         while not self._stop.is_set():
-            if time.monotonic() >= next_lease_check:
-                self.store.requeue_running(older_than=self.lease)
-                next_lease_check = time.monotonic() + self.lease / 3
-            if not self._running.acquire(timeout=IDLE_POLL_SECONDS):
-                continue
+            try:
+                if time.monotonic() >= next_lease_check:
+                    self.store.requeue_running(older_than=self.lease)
+                    next_lease_check = time.monotonic() + self.lease / 3
+                self._start_next_job()
+            except Exception:  # e.g. the database locked or the disk full: log, keep running
+                log.exception("job runner step failed")
+                self._stop.wait(IDLE_POLL_SECONDS)
+
+    def _start_next_job(self) -> None:
+        """Claim one queued job and start it on a thread of its own, if a runner thread
+        and a solver slot are free; otherwise wait a little."""
+        if not self._running.acquire(timeout=IDLE_POLL_SECONDS):
+            return
+        slot = None
+        try:
             slot = self.service.pool.slots.acquire(timeout=IDLE_POLL_SECONDS, for_job=True)
-            if slot is None:
-                self._running.release()
-                continue
-            job = self.store.claim_job()
-            if job is None:
+            job = self.store.claim_job() if slot is not None else None
+        except Exception:
+            if slot is not None:
                 self.service.pool.slots.release(slot)
-                self._running.release()
+            self._running.release()
+            raise
+        if job is None:
+            if slot is not None:
+                self.service.pool.slots.release(slot)
                 self._wake.wait(IDLE_POLL_SECONDS)
                 self._wake.clear()
-                continue
-            threading.Thread(target=self._run, args=(job, slot), name=f"job-{job['id'][:8]}", daemon=True).start()
+            self._running.release()
+            return
+        threading.Thread(target=self._run, args=(job, slot), name=f"job-{job['id'][:8]}", daemon=True).start()
 
     def _run(self, job: dict, slot: int) -> None:
         job_id = job["id"]
         try:
             request = schemas.JOB_PARAMS[job["kind"]].model_validate(job["params"])
-            time_limit = getattr(request, "time_limit", None)
+            time_limit = own_time_limit(job["kind"], request)
             result = self.service.solve(
                 job["kind"], request, time_limit=time_limit,
                 should_cancel=lambda: self.store.heartbeat(job_id) == "canceled",

@@ -10,6 +10,7 @@ from flask_openapi3 import APIBlueprint, Tag
 from chessboard import Piece, check_placement, square_names
 from api import inputs, schemas
 from api.errors import FieldError, ServiceBusy, problem
+from api.service import own_time_limit
 
 PROBLEM_RESPONSES = {400: schemas.ProblemDetail, 413: schemas.ProblemDetail, 422: schemas.ProblemDetail}
 BUSY_RESPONSES = {**PROBLEM_RESPONSES, 503: schemas.ProblemDetail}
@@ -26,9 +27,10 @@ def _context():
     return current_app.extensions["chessdom"]
 
 
-def _solve(kind: str, request, time_limit: float | None):
+def _solve(kind: str, request):
     context = _context()
     inputs.check(kind, request)
+    time_limit = own_time_limit(kind, request) or schemas.SYNC_MAX_TIME_LIMIT
     return context.service.solve_now(kind, request, time_limit=time_limit, slot_wait=context.settings.slot_wait)
 
 
@@ -39,13 +41,13 @@ def domination(body: schemas.DominationRequest):
     `variant`: `plain` (γ), `independent` (i) or `total` (γt). A solve stopped by
     `time_limit` returns the best verified placement with `optimal: false`.
     """
-    return _solve("domination", body, body.time_limit)
+    return _solve("domination", body)
 
 
 @api.post("/independence", tags=[placement_tag], responses={200: schemas.PlacementResponse, **BUSY_RESPONSES})
 def independence(body: schemas.IndependenceRequest):
     """Largest set of pieces no two of which attack each other (β), proved."""
-    return _solve("independence", body, body.time_limit)
+    return _solve("independence", body)
 
 
 @api.post("/verify", tags=[placement_tag], responses={200: schemas.VerifyResponse, **PROBLEM_RESPONSES})
@@ -76,19 +78,19 @@ def _reject_repeats(names: list[str]) -> None:
 @api.post("/nqueens", tags=[search_tag], responses={200: schemas.NQueensResponse, **BUSY_RESPONSES})
 def nqueens(body: schemas.NQueensRequest):
     """First solution or the number of solutions of the n-queens puzzle."""
-    return _solve("nqueens", body, body.time_limit)
+    return _solve("nqueens", body)
 
 
 @api.post("/tour", tags=[search_tag], responses={200: schemas.TourResponse, **BUSY_RESPONSES})
 def tour(body: schemas.TourRequest):
     """A knight's tour, open or closed, by Warnsdorff's rule or plain DFS."""
-    return _solve("tour", body, schemas.SYNC_MAX_TIME_LIMIT)
+    return _solve("tour", body)
 
 
 @api.post("/path", tags=[search_tag], responses={200: schemas.PathResponse, **BUSY_RESPONSES})
 def path(body: schemas.PathRequest):
     """Shortest knight path to any goal around blocked squares and enemy attacks."""
-    return _solve("path", body, schemas.SYNC_MAX_TIME_LIMIT)
+    return _solve("path", body)
 
 
 @api.post("/jobs", tags=[jobs_tag], responses={202: schemas.JobResponse, 429: schemas.ProblemDetail, **PROBLEM_RESPONSES})

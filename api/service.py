@@ -18,6 +18,14 @@ class SolveTimedOut(Exception):
     pass
 
 
+def own_time_limit(kind: str, request) -> float | None:
+    """The time limit the solver itself honours, or None for searches bounded otherwise
+    (tours and N-Queens backtracking by their size limits and node limits)."""
+    if kind in PLACEMENT_KINDS or (kind == "nqueens" and request.method == "cpsat"):
+        return request.time_limit
+    return None
+
+
 def _cache_key(kind: str, request) -> str | None:
     if kind not in PLACEMENT_KINDS:
         return None
@@ -80,7 +88,7 @@ class SolveService:
         except SolveFailed as failure:
             if failure.reason == "invalid":
                 raise FieldError("body", failure.detail) from None
-            if failure.reason == "timeout":
+            if failure.reason in ("timeout", "died"):  # overran, or killed from outside (e.g. out of memory)
                 raise SolveTimedOut(failure.detail) from None
             raise
         problem, method, status, value = _summary(kind, request, result)

@@ -32,6 +32,11 @@ def test_malformed_json_is_400(client):
     assert_problem(client.post("/verify", data="[1, 2]", content_type="application/json"), 400)
 
 
+def test_json_nested_too_deep_to_parse_is_400(client):
+    body = "[" * 100_000 + "]" * 100_000
+    assert_problem(client.post("/domination", data=body, content_type="application/json"), 400)
+
+
 def test_unknown_fields_are_rejected_by_name(client):
     assert_problem(client.post("/verify", json={"size": 8, "piece": "queen", "squares": [], "colour": 1}), 422, "colour")
 

@@ -47,14 +47,17 @@ def test_a_queued_job_can_be_canceled(client):
     assert client.delete(f"/jobs/{job['id']}").get_json()["status"] == "canceled"
 
 
-def test_queued_and_running_jobs_survive_a_restart(tmp_path):
+def test_queued_jobs_and_running_jobs_with_expired_leases_survive_a_restart(tmp_path):
     first = create_app(data_dir=tmp_path, run_jobs=False)
     client = first.test_client()
     queued = submit(client).get_json()["id"]
     running = submit(client).get_json()["id"]
     store = first.extensions["chessdom"].store
     assert store.claim_job()["id"] == queued  # as if a worker had started it, then died
-    second = create_app(data_dir=tmp_path, run_jobs=False).test_client()
+    # A live process's job keeps its lease; once the lease is over, a starting app takes it back.
+    live = create_app(data_dir=tmp_path, run_jobs=False).test_client()
+    assert live.get(f"/jobs/{queued}").get_json()["status"] == "running"
+    second = create_app(data_dir=tmp_path, run_jobs=False, job_lease=0.0).test_client()
     assert second.get(f"/jobs/{queued}").get_json()["status"] == "queued"
     assert second.get(f"/jobs/{running}").get_json()["status"] == "queued"
     assert [job["id"] for job in second.get("/jobs?status=queued").get_json()["jobs"]] == [running, queued]
