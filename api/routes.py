@@ -52,7 +52,8 @@ def independence(body: schemas.IndependenceRequest):
 
 @api.post("/verify", tags=[placement_tag], responses={200: schemas.VerifyResponse, **PROBLEM_RESPONSES})
 def verify(body: schemas.VerifyRequest):
-    """Check a placement with the independent checker."""
+    """Check a placement with the independent checker. At most the first
+    10,000 attacking pairs are listed; `attacking_pair_count` counts them all."""
     board = body.board
     placed = inputs.squares(board, body.squares, "squares")
     _reject_repeats(body.squares)
@@ -63,7 +64,10 @@ def verify(body: schemas.VerifyRequest):
         "independent": check.independent,
         "total": check.total,
         "undominated": square_names(board, check.undominated),
-        "attacking_pairs": [square_names(board, pair) for pair in check.attacking_pairs],
+        "attacking_pairs": [
+            square_names(board, pair) for pair in check.attacking_pairs_up_to(schemas.MAX_LISTED_PAIRS)
+        ],
+        "attacking_pair_count": check.attacking_pair_count,
     }
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import combinations
+from bisect import bisect_right
 
 import numpy as np
 
@@ -59,10 +59,28 @@ class PlacementCheck:
 
     @property
     def attacking_pairs(self) -> list[tuple[Square, Square]]:
-        """Pairs ``(s, t)``, ``s < t``, of occupied squares that attack each other."""
+        """Pairs ``(s, t)``, ``s < t``, of occupied squares that attack each other, sorted."""
+        return self.attacking_pairs_up_to(None)
+
+    def attacking_pairs_up_to(self, limit: int | None) -> list[tuple[Square, Square]]:
+        """The first ``limit`` of :attr:`attacking_pairs` without listing the rest: k sliders
+        on one line make k(k−1)/2 pairs, too many to list for a large placement."""
         if self.piece.is_slider:
-            return _slider_pairs(self.board, self.piece, self.squares)
-        return _leaper_pairs(self.board, self.piece, self.squares)
+            return _slider_pairs(self.board, self.piece, self.squares, limit)
+        return _leaper_pairs(self.board, self.piece, self.squares)[:limit]
+
+    @property
+    def attacking_pair_count(self) -> int:
+        """How many pairs attack each other, counted without listing them."""
+        if not self.piece.is_slider:
+            return len(_leaper_pairs(self.board, self.piece, self.squares))
+        ranks, files = _ranks_and_files(self.board, self.squares)
+        # Two squares share at most one line, so each pair is counted on exactly one line.
+        return sum(
+            int((counts * (counts - 1) // 2).sum())
+            for _, piece_key, size in _slider_line_keys(self.board, self.piece, ranks, files)
+            for counts in [np.bincount(piece_key, minlength=size)]
+        )
 
 
 def check_placement(board: Board, piece: Piece, squares: Iterable[Square]) -> PlacementCheck:
@@ -126,17 +144,32 @@ def _slider_attacked(board: Board, piece: Piece, ranks: np.ndarray, files: np.nd
     return attacked
 
 
-def _slider_pairs(board: Board, piece: Piece, squares: tuple[Square, ...]) -> list[tuple[Square, Square]]:
-    ranks = np.array([s // board.cols for s in squares], dtype=np.int64)
-    files = np.array([s % board.cols for s in squares], dtype=np.int64)
-    pairs: set[tuple[Square, Square]] = set()
+def _ranks_and_files(board: Board, squares: tuple[Square, ...]) -> tuple[np.ndarray, np.ndarray]:
+    placed = np.array(squares, dtype=np.int64)
+    return placed // board.cols, placed % board.cols
+
+
+def _slider_pairs(
+    board: Board, piece: Piece, squares: tuple[Square, ...], limit: int | None
+) -> list[tuple[Square, Square]]:
+    ranks, files = _ranks_and_files(board, squares)
+    directions = []  # per direction: each piece's line key, and line key → its pieces, ascending
     for _, piece_key, _ in _slider_line_keys(board, piece, ranks, files):
+        keys = piece_key.tolist()
         by_line: dict[int, list[Square]] = {}
-        for key, square in zip(piece_key.tolist(), squares):
+        for key, square in zip(keys, squares):
             by_line.setdefault(key, []).append(square)
-        for on_line in by_line.values():
-            pairs.update(combinations(on_line, 2))
-    return sorted(pairs)
+        directions.append((keys, by_line))
+    pairs: list[tuple[Square, Square]] = []
+    for index, square in enumerate(squares):
+        partners: set[Square] = set()
+        for keys, by_line in directions:
+            on_line = by_line[keys[index]]
+            partners.update(on_line[bisect_right(on_line, square):])
+        pairs.extend((square, partner) for partner in sorted(partners))
+        if limit is not None and len(pairs) >= limit:
+            return pairs[:limit]
+    return pairs
 
 
 def _leaper_pairs(board: Board, piece: Piece, squares: tuple[Square, ...]) -> list[tuple[Square, Square]]:

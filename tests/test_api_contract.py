@@ -2,6 +2,8 @@
 
 import pytest
 
+from chessboard import file_name
+
 
 def assert_problem(response, status, field=None):
     assert response.status_code == status
@@ -22,7 +24,7 @@ def test_verify_confirms_five_queens_dominate_the_chessboard(client):
 
 def test_verify_lists_undominated_squares_and_attacking_pairs(client):
     body = client.post("/verify", json={"rows": 2, "cols": 3, "piece": "rook", "squares": ["a1", "a2"]}).get_json()
-    assert body["undominated"] == [] and body["attacking_pairs"] == [["a1", "a2"]]
+    assert body["undominated"] == [] and body["attacking_pairs"] == [["a1", "a2"]] and body["attacking_pair_count"] == 1
     body = client.post("/verify", json={"size": 3, "piece": "knight", "squares": ["a1"]}).get_json()
     assert body["undominated"] == ["b1", "c1", "a2", "b2", "a3", "c3"]
 
@@ -93,3 +95,11 @@ def test_health_openapi_and_docs(client):
         assert path in spec["paths"]
     docs = client.get("/docs")
     assert docs.status_code == 200 and b"/domination" in docs.data and b"time_limit" in docs.data
+
+
+def test_verify_counts_every_attacking_pair_but_lists_only_the_first_ten_thousand(client):
+    # 2000 rooks on two ranks of a 1000-wide board: 2 × C(1000, 2) + 1000 file pairs.
+    squares = [f"{file_name(file)}{rank}" for rank in (1, 2) for file in range(1000)]
+    body = client.post("/verify", json={"size": 1000, "piece": "rook", "squares": squares}).get_json()
+    assert body["attacking_pair_count"] == 2 * 1000 * 999 // 2 + 1000
+    assert len(body["attacking_pairs"]) == 10_000 and body["attacking_pairs"][0] == ["a1", "b1"]

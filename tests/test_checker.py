@@ -82,3 +82,5 @@ def test_checker_agrees_with_the_attack_tables(rows, cols, piece, data):
     assert (check.attacked.ravel() == expected).all()
     pairs = sorted((s, t) for s in squares for t in table.lists[s] if t in squares and s < t)
     assert check.attacking_pairs == pairs
+    assert check.attacking_pair_count == len(pairs)
+    assert check.attacking_pairs_up_to(3) == pairs[:3]
