@@ -78,23 +78,23 @@ class JobRunner:
         threading.Thread(target=self._run, args=(job, slot), name=f"job-{job['id'][:8]}", daemon=True).start()
 
     def _run(self, job: dict, slot: int) -> None:
-        job_id = job["id"]
+        job_id, attempt = job["id"], job["attempt"]
         try:
             request = schemas.JOB_PARAMS[job["kind"]].model_validate(job["params"])
             time_limit = own_time_limit(job["kind"], request)
             result = self.service.solve(
                 job["kind"], request, time_limit=time_limit,
-                should_cancel=lambda: self.store.heartbeat(job_id) == "canceled",
+                should_cancel=lambda: not self.store.heartbeat(job_id, attempt),
             )
-            self.store.finish_job(job_id, "succeeded", result=result)
+            self.store.finish_job(job_id, attempt, "succeeded", result=result)
         except SolveFailed as failure:
             if failure.reason != "canceled":
-                self.store.finish_job(job_id, "failed", error=failure.detail.splitlines()[0])
+                self.store.finish_job(job_id, attempt, "failed", error=failure.detail.splitlines()[0])
         except (SolveTimedOut, FieldError) as error:
-            self.store.finish_job(job_id, "failed", error=str(error))
+            self.store.finish_job(job_id, attempt, "failed", error=str(error))
         except Exception as error:  # a bug; the job is marked failed rather than lost
             log.exception("job %s failed", job_id)
-            self.store.finish_job(job_id, "failed", error=f"{type(error).__name__}: {error}")
+            self.store.finish_job(job_id, attempt, "failed", error=f"{type(error).__name__}: {error}")
         finally:
             self.service.pool.slots.release(slot)
             self._running.release()

@@ -92,7 +92,8 @@ class Store:
         return self._connect().execute("SELECT COUNT(*) FROM jobs WHERE status = ?", (status,)).fetchone()[0]
 
     def claim_job(self) -> dict | None:
-        """Atomically move the oldest queued job to running; None when none is queued."""
+        """Atomically move the oldest queued job to running; None when none is queued. The
+        job's ``attempt`` identifies this claim to :meth:`heartbeat` and :meth:`finish_job`."""
         db = self._connect()
         now = time.time()
         row = db.execute(
@@ -101,20 +102,26 @@ class Store:
             "AND status = 'queued' RETURNING *",
             (now, now),
         ).fetchone()
-        return _job_dict(row) if row else None
+        return {**_job_dict(row), "attempt": row["attempts"]} if row else None
 
-    def heartbeat(self, job_id: str) -> str | None:
-        """Refresh a running job's lease; returns its current status."""
-        db = self._connect()
-        db.execute("UPDATE jobs SET heartbeat_at = ? WHERE id = ? AND status = 'running'", (time.time(), job_id))
-        row = db.execute("SELECT status FROM jobs WHERE id = ?", (job_id,)).fetchone()
-        return row["status"] if row else None
-
-    def finish_job(self, job_id: str, status: str, result: dict | None = None, error: str | None = None) -> bool:
-        """Record the outcome of a running job; False if it was canceled meanwhile."""
+    def heartbeat(self, job_id: str, attempt: int) -> bool:
+        """Refresh the lease of this claim (``attempt``) of a running job; False when the
+        job was canceled, or requeued after the lease lapsed and perhaps claimed again."""
         cursor = self._connect().execute(
-            "UPDATE jobs SET status = ?, result = ?, error = ?, finished_at = ? WHERE id = ? AND status = 'running'",
-            (status, json.dumps(result) if result is not None else None, error, time.time(), job_id),
+            "UPDATE jobs SET heartbeat_at = ? WHERE id = ? AND status = 'running' AND attempts = ?",
+            (time.time(), job_id, attempt),
+        )
+        return cursor.rowcount == 1
+
+    def finish_job(
+        self, job_id: str, attempt: int, status: str, result: dict | None = None, error: str | None = None
+    ) -> bool:
+        """Record the outcome of this claim of a running job; False if the job was canceled
+        or taken over meanwhile."""
+        cursor = self._connect().execute(
+            "UPDATE jobs SET status = ?, result = ?, error = ?, finished_at = ? "
+            "WHERE id = ? AND status = 'running' AND attempts = ?",
+            (status, json.dumps(result) if result is not None else None, error, time.time(), job_id, attempt),
         )
         return cursor.rowcount == 1
 

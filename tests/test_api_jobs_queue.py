@@ -61,3 +61,16 @@ def test_queued_jobs_and_running_jobs_with_expired_leases_survive_a_restart(tmp_
     assert second.get(f"/jobs/{queued}").get_json()["status"] == "queued"
     assert second.get(f"/jobs/{running}").get_json()["status"] == "queued"
     assert [job["id"] for job in second.get("/jobs?status=queued").get_json()["jobs"]] == [running, queued]
+
+
+def test_a_claim_whose_lease_lapsed_can_neither_renew_nor_finish_the_job(tmp_path):
+    store = create_app(data_dir=tmp_path, run_jobs=False).extensions["chessdom"].store
+    job_id = store.add_job("nqueens", {"size": 8})["id"]
+    stale = store.claim_job()
+    assert store.heartbeat(job_id, stale["attempt"])
+    store.requeue_running(older_than=-1.0)  # the lease lapsed; another process claims it
+    fresh = store.claim_job()
+    assert fresh["id"] == job_id and fresh["attempt"] == stale["attempt"] + 1
+    assert not store.heartbeat(job_id, stale["attempt"]) and not store.finish_job(job_id, stale["attempt"], "failed")
+    assert store.finish_job(job_id, fresh["attempt"], "succeeded", result={"count": 92})
+    assert store.job(job_id)["status"] == "succeeded"
