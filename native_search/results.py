@@ -12,8 +12,24 @@ TOUR_STATUSES = ("found", "none", "limit", "dead_end")
 PATH_STATUSES = ("found", "unreachable")
 
 
+class _PathAnswer:
+    """What tours and paths share: a ``status`` and a ``path`` of square names or None."""
+
+    status: str
+    path: tuple[str, ...] | None
+
+    @property
+    def found(self) -> bool:
+        return self.status == "found"
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["path"] = list(self.path) if self.path is not None else None
+        return data
+
+
 @dataclass(frozen=True)
-class TourResult:
+class TourResult(_PathAnswer):
     """A knight's tour search outcome.
 
     ``status``: ``found`` (``path`` is a verified tour), ``none`` (proved: no tour, with
@@ -32,18 +48,9 @@ class TourResult:
     reason: str | None = None
     trace: list[dict] | None = None
 
-    @property
-    def found(self) -> bool:
-        return self.status == "found"
-
-    def to_dict(self) -> dict:
-        data = asdict(self)
-        data["path"] = list(self.path) if self.path is not None else None
-        return data
-
 
 @dataclass(frozen=True)
-class PathResult:
+class PathResult(_PathAnswer):
     """A shortest (or first, for ``dfs``) knight path to any goal square.
 
     ``optimal`` is true only when the method guarantees a shortest path: BFS, or A* with
@@ -59,12 +66,3 @@ class PathResult:
     heuristic: str | None
     wall_time: float
     trace: list[dict] | None = None
-
-    @property
-    def found(self) -> bool:
-        return self.status == "found"
-
-    def to_dict(self) -> dict:
-        data = asdict(self)
-        data["path"] = list(self.path) if self.path is not None else None
-        return data
