@@ -1,5 +1,8 @@
 """The chessdom JSON service (Flask). Build it with :func:`create_app`."""
 
-from api.app import create_app
+if __name__ != "chessdom.api":  # pragma: no cover - the folder is mapped into the chessdom namespace
+    raise ImportError("import this package as chessdom.api")
+
+from chessdom.api.app import create_app
 
 __all__ = ["create_app"]

@@ -1,4 +1,4 @@
-"""``python -m api --host H --port P --data DIR``: the service under gunicorn."""
+"""``python -m chessdom.api --host H --port P --data DIR``: the service under gunicorn."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from pathlib import Path
 
 from gunicorn.app.base import BaseApplication
 
-from api.app import create_app
-from api.config import Settings
-from api.store import Store
+from chessdom.api.app import create_app
+from chessdom.api.config import Settings
+from chessdom.api.store import Store
 
 SWITCH_INTERVAL = float(os.environ.get("CHESSDOM_SWITCH_INTERVAL", "0.001"))
 
@@ -37,7 +37,7 @@ class Server(BaseApplication):
 
 def main(argv: list[str] | None = None) -> None:
     defaults = Settings.from_env()
-    parser = argparse.ArgumentParser(prog="python -m api", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m chessdom.api", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=5000)
     parser.add_argument("--data", type=Path, default=defaults.data_dir, help="directory of the SQLite store")

@@ -9,17 +9,17 @@ from flask import jsonify, request
 from flask_openapi3 import Info, OpenAPI
 from werkzeug.exceptions import BadRequest
 
-from api.config import Settings
-from api.docs import docs_page, openapi_document
-from api.errors import problem, register_error_handlers, validation_problem
-from api.executor import SolverPool
-from api.jobs import JobRunner
-from api.lab import lab
-from api.routes import api
-from api.schemas import ProblemDetail
-from api.service import SolveService, SolveTimedOut
-from api.slots import SolverSlots
-from api.store import Store
+from chessdom.api.config import Settings
+from chessdom.api.docs import docs_page, openapi_document
+from chessdom.api.errors import problem, register_error_handlers, validation_problem
+from chessdom.api.executor import SolverPool
+from chessdom.api.jobs import JobRunner
+from chessdom.api.lab import lab
+from chessdom.api.routes import api
+from chessdom.api.schemas import ProblemDetail
+from chessdom.api.service import SolveService, SolveTimedOut
+from chessdom.api.slots import SolverSlots
+from chessdom.api.store import Store
 
 
 @dataclass
@@ -58,7 +58,7 @@ def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
     store = Store(settings.data_dir)
     if settings.recover_jobs:
         # Another live process may share this store, so only expired leases are taken
-        # back here; `python -m api` requeues every running job before any worker starts.
+        # back here; `python -m chessdom.api` requeues every running job before any worker starts.
         store.requeue_running(older_than=settings.job_lease)
     pool = SolverPool(SolverSlots(settings.data_dir / "slots", settings.solver_slots))
     service = SolveService(store, pool, settings.kill_grace)

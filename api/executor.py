@@ -12,7 +12,7 @@ import time
 import traceback
 from collections.abc import Callable
 
-from api.slots import SolverSlots
+from chessdom.api.slots import SolverSlots
 
 POLL_SECONDS = 0.05
 PR_SET_PDEATHSIG = 1
@@ -28,7 +28,7 @@ class SolveFailed(Exception):
 
 
 def _worker_main(connection, kind: str, params: dict) -> None:
-    from api.tasks import run_task
+    from chessdom.api.tasks import run_task
 
     # Its own process group, so that stopping the worker also stops any helper process a
     # solver started (the SAT backend runs CaDiCaL in one to make it interruptible).
@@ -50,7 +50,7 @@ class SolverPool:
         # forkserver: forking a multi-threaded server process is unsafe; the fork server is
         # single-threaded and has the solvers imported already, so a start costs ~10 ms.
         self._context = multiprocessing.get_context("forkserver")
-        self._context.set_forkserver_preload(["api.tasks"])
+        self._context.set_forkserver_preload(["chessdom.api.tasks"])
 
     def run(
         self,

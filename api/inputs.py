@@ -4,10 +4,10 @@ handler, before any work is queued, and again in the worker that runs it."""
 
 from __future__ import annotations
 
-from chessboard import VARIANT_OBJECTIVES, Board, Objective, Piece, PlacementProblem, SquareNameError, parse_square
+from chessdom.chessboard import VARIANT_OBJECTIVES, Board, Objective, Piece, PlacementProblem, SquareNameError, parse_square
 
-from api.errors import FieldError
-from api import schemas
+from chessdom.api.errors import FieldError
+from chessdom.api import schemas
 
 
 def square(board: Board, name: str, field: str) -> int:

@@ -8,11 +8,11 @@ import logging
 import threading
 import time
 
-from api import schemas
-from api.errors import FieldError
-from api.executor import SolveFailed
-from api.service import SolveService, SolveTimedOut, own_time_limit
-from api.store import Store
+from chessdom.api import schemas
+from chessdom.api.errors import FieldError
+from chessdom.api.executor import SolveFailed
+from chessdom.api.service import SolveService, SolveTimedOut, own_time_limit
+from chessdom.api.store import Store
 
 log = logging.getLogger(__name__)
 

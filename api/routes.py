@@ -7,10 +7,10 @@ from importlib.metadata import version
 from flask import current_app, url_for
 from flask_openapi3 import APIBlueprint, Tag
 
-from chessboard import Piece, check_placement, square_names
-from api import inputs, schemas
-from api.errors import FieldError, ServiceBusy, problem
-from api.service import own_time_limit
+from chessdom.chessboard import Piece, check_placement, square_names
+from chessdom.api import inputs, schemas
+from chessdom.api.errors import FieldError, ServiceBusy, problem
+from chessdom.api.service import own_time_limit
 
 PROBLEM_RESPONSES = {400: schemas.ProblemDetail, 413: schemas.ProblemDetail, 422: schemas.ProblemDetail}
 BUSY_RESPONSES = {**PROBLEM_RESPONSES, 503: schemas.ProblemDetail}

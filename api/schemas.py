@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, RootModel, create_model, model_validator
 
-from chessboard import Board
+from chessdom.chessboard import Board
 
 MODEL_MAX_SIDE = 64
 SEARCH_MAX_SIDE = 1000

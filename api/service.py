@@ -6,10 +6,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from api import inputs
-from api.errors import FieldError, ServiceBusy
-from api.executor import SolveFailed, SolverPool
-from api.store import Store, cache_key
+from chessdom.api import inputs
+from chessdom.api.errors import FieldError, ServiceBusy
+from chessdom.api.executor import SolveFailed, SolverPool
+from chessdom.api.store import Store, cache_key
 
 PLACEMENT_KINDS = ("domination", "independence")
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import models
-import native_search
-from models.nqueens import solve_nqueens
+from chessdom import models
+from chessdom import native_search
+from chessdom.models.nqueens import solve_nqueens
 
-from api import inputs, schemas
+from chessdom.api import inputs, schemas
 
 
 def domination(request: schemas.IndependenceRequest) -> dict:

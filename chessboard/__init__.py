@@ -1,13 +1,16 @@
 """Board geometry shared by every engine: boards, square names, pieces and attack sets,
 the placement checker, symmetries, problems, result types and rendering."""
 
-from chessboard.attacks import AttackTable, attack_table
-from chessboard.board import Board, BoardError, Square
-from chessboard.checker import PlacementCheck, check_placement
-from chessboard.pieces import Piece, parse_piece
-from chessboard.problems import VARIANT_OBJECTIVES, Objective, PlacementProblem
-from chessboard.render import render_svg, render_text
-from chessboard.results import (
+if __name__ != "chessdom.chessboard":  # pragma: no cover - the folder is mapped into the chessdom namespace
+    raise ImportError("import this package as chessdom.chessboard")
+
+from chessdom.chessboard.attacks import AttackTable, attack_table
+from chessdom.chessboard.board import Board, BoardError, Square
+from chessdom.chessboard.checker import PlacementCheck, check_placement
+from chessdom.chessboard.pieces import Piece, parse_piece
+from chessdom.chessboard.problems import VARIANT_OBJECTIVES, Objective, PlacementProblem
+from chessdom.chessboard.render import render_svg, render_text
+from chessdom.chessboard.results import (
     LiteratureComparison,
     NQueensResult,
     PlacementResult,
@@ -15,8 +18,8 @@ from chessboard.results import (
     SolverInfo,
     Status,
 )
-from chessboard.squares import SquareNameError, file_name, parse_square, parse_squares, square_name, square_names
-from chessboard.symmetry import canonical_form, count_up_to_symmetry, images, symmetry_permutations
+from chessdom.chessboard.squares import SquareNameError, file_name, parse_square, parse_squares, square_name, square_names
+from chessdom.chessboard.symmetry import canonical_form, count_up_to_symmetry, images, symmetry_permutations
 
 __all__ = [
     "AttackTable",

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from functools import cached_property, lru_cache
 
-from chessboard.board import Board, Square
-from chessboard.pieces import Piece
+from chessdom.chessboard.board import Board, Square
+from chessdom.chessboard.pieces import Piece
 
 Bitboard = int
 

@@ -13,8 +13,8 @@ from bisect import bisect_right
 
 import numpy as np
 
-from chessboard.board import Board, BoardError, Square
-from chessboard.pieces import Piece
+from chessdom.chessboard.board import Board, BoardError, Square
+from chessdom.chessboard.pieces import Piece
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from chessboard.board import Board
-from chessboard.checker import PlacementCheck
-from chessboard.pieces import Piece
+from chessdom.chessboard.board import Board
+from chessdom.chessboard.checker import PlacementCheck
+from chessdom.chessboard.pieces import Piece
 
 
 class Objective(str, Enum):

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
-from chessboard.board import Board, Square
-from chessboard.checker import check_placement
-from chessboard.pieces import Piece
-from chessboard.squares import file_name, square_name
+from chessdom.chessboard.board import Board, Square
+from chessdom.chessboard.checker import check_placement
+from chessdom.chessboard.pieces import Piece
+from chessdom.chessboard.squares import file_name, square_name
 
 PIECE_LETTERS = {Piece.QUEEN: "Q", Piece.ROOK: "R", Piece.BISHOP: "B", Piece.KNIGHT: "N", Piece.KING: "K"}
 PIECE_GLYPHS = {Piece.QUEEN: "♛", Piece.ROOK: "♜", Piece.BISHOP: "♝", Piece.KNIGHT: "♞", Piece.KING: "♚"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 
-from chessboard.problems import PlacementProblem
+from chessdom.chessboard.problems import PlacementProblem
 
 
 class Status(str, Enum):

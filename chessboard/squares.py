@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from chessboard.board import Board, BoardError, Square
+from chessdom.chessboard.board import Board, BoardError, Square
 
 _SQUARE_NAME = re.compile(r"([a-z]+)([1-9][0-9]*)")
 

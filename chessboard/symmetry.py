@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 
-from chessboard.board import Board, Square
+from chessdom.chessboard.board import Board, Square
 
 Transform = Callable[[int, int, int, int], tuple[int, int]]
 """(rank, file, rows, cols) → (rank, file) on the image board."""

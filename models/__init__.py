@@ -1,12 +1,15 @@
 """CP-SAT and SAT models of chessboard placement problems, the solve dispatcher, solution
 counting, N-Queens by CP-SAT, and the literature table (for comparison only)."""
 
-from models.counting import count_placements
-from models.cpsat import CpSatParams, build_model
-from models.literature import literature_value
-from models.nqueens import solve_nqueens
-from models.sat import SatParams, build_cnf
-from models.solve import PlacementCheckFailed, choose_backend, solve
+if __name__ != "chessdom.models":  # pragma: no cover - the folder is mapped into the chessdom namespace
+    raise ImportError("import this package as chessdom.models")
+
+from chessdom.models.counting import count_placements
+from chessdom.models.cpsat import CpSatParams, build_model
+from chessdom.models.literature import literature_value
+from chessdom.models.nqueens import solve_nqueens
+from chessdom.models.sat import SatParams, build_cnf
+from chessdom.models.solve import PlacementCheckFailed, choose_backend, solve
 
 __all__ = [
     "CpSatParams",

@@ -9,10 +9,10 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
-from chessboard import PlacementProblem, SolutionCount, Square, canonical_form
-from models.cpsat import build_model
-from models.killable import run_killable
-from models.sat import build_cnf
+from chessdom.chessboard import PlacementProblem, SolutionCount, Square, canonical_form
+from chessdom.models.cpsat import build_model
+from chessdom.models.killable import run_killable
+from chessdom.models.sat import build_cnf
 
 METHODS = ("sat", "cpsat")
 

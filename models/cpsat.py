@@ -8,9 +8,9 @@ from dataclasses import asdict, dataclass
 import ortools
 from ortools.sat.python import cp_model
 
-from chessboard import PlacementProblem, square_name
-from models.formulation import formulate
-from models.outcome import Outcome
+from chessdom.chessboard import PlacementProblem, square_name
+from chessdom.models.formulation import formulate
+from chessdom.models.outcome import Outcome
 
 PROOF = "cp-sat: search completed"
 BOUND_PROOF = "cp-sat: bound proved before the time limit"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from chessboard import Objective, PlacementProblem, Square, attack_table
-from chessboard.attacks import line_families
+from chessdom.chessboard import Objective, PlacementProblem, Square, attack_table
+from chessdom.chessboard.attacks import line_families
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
-from chessboard import LiteratureComparison, Objective, Piece, PlacementProblem
+from chessdom.chessboard import LiteratureComparison, Objective, Piece, PlacementProblem
 
 _D, _I, _B = Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION, Objective.INDEPENDENCE
 

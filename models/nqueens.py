@@ -7,7 +7,7 @@ import time
 
 from ortools.sat.python import cp_model
 
-from chessboard import Board, NQueensResult, Piece, Square, check_placement, count_up_to_symmetry, square_names
+from chessdom.chessboard import Board, NQueensResult, Piece, Square, check_placement, count_up_to_symmetry, square_names
 
 MODES = ("first", "count")
 MAX_SIZE = 64

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from chessboard import Square
+from chessdom.chessboard import Square
 
 
 @dataclass(frozen=True)

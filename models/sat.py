@@ -17,10 +17,10 @@ from pysat.examples.rc2 import RC2
 from pysat.formula import CNF, WCNF, IDPool
 from pysat.solvers import Solver, SolverNames
 
-from chessboard import PlacementProblem, Square
-from models.formulation import formulate
-from models.killable import run_killable
-from models.outcome import Outcome
+from chessdom.chessboard import PlacementProblem, Square
+from chessdom.models.formulation import formulate
+from chessdom.models.killable import run_killable
+from chessdom.models.outcome import Outcome
 
 INCREMENTAL_TOTALIZER = "itotalizer"
 METHODS = ("descent", "rc2")

@@ -5,13 +5,13 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from chessboard import Objective, PlacementProblem, PlacementResult, SolverInfo, Status, check_placement, square_names
-from models.counting import count_placements
-from models.cpsat import CpSatParams, solve_cpsat
-from models.literature import literature_value
-from models.outcome import Outcome
-from models.sat import SatParams, solve_sat
-from models.theorems import theorem_bound
+from chessdom.chessboard import Objective, PlacementProblem, PlacementResult, SolverInfo, Status, check_placement, square_names
+from chessdom.models.counting import count_placements
+from chessdom.models.cpsat import CpSatParams, solve_cpsat
+from chessdom.models.literature import literature_value
+from chessdom.models.outcome import Outcome
+from chessdom.models.sat import SatParams, solve_sat
+from chessdom.models.theorems import theorem_bound
 
 MAX_SIDE = 64
 SOLVERS = ("auto", "cpsat", "sat")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from chessboard import Objective, Piece, PlacementProblem
+from chessdom.chessboard import Objective, Piece, PlacementProblem
 
 
 @dataclass(frozen=True)

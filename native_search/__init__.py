@@ -1,8 +1,11 @@
 """Native searches: knight's tours, knight paths, N-Queens, greedy placement baselines,
 and step traces for a viewer."""
 
-from native_search.examples import seed_000_knight_vs_rook_and_king
-from native_search.greedy import (
+if __name__ != "chessdom.native_search":  # pragma: no cover - the folder is mapped into the chessdom namespace
+    raise ImportError("import this package as chessdom.native_search")
+
+from chessdom.native_search.examples import seed_000_knight_vs_rook_and_king
+from chessdom.native_search.greedy import (
     bishops_on_central_file,
     greedy_domination,
     greedy_independent_set,
@@ -11,13 +14,13 @@ from native_search.greedy import (
     kings_on_block_centres,
     rooks_on_diagonal,
 )
-from native_search.knight_graph import knight_neighbours, unbounded_knight_distance
-from native_search.nqueens import nqueens_count, nqueens_first, nqueens_trace
-from native_search.paths import forbidden_squares, knight_path
-from native_search.results import PathResult, TourResult
-from native_search.tour_blocks import closed_tour_by_blocks, open_tour_by_blocks
-from native_search.tour_theory import tour_impossibility
-from native_search.tours import knight_tour, verify_tour
+from chessdom.native_search.knight_graph import knight_neighbours, unbounded_knight_distance
+from chessdom.native_search.nqueens import nqueens_count, nqueens_first, nqueens_trace
+from chessdom.native_search.paths import forbidden_squares, knight_path
+from chessdom.native_search.results import PathResult, TourResult
+from chessdom.native_search.tour_blocks import closed_tour_by_blocks, open_tour_by_blocks
+from chessdom.native_search.tour_theory import tour_impossibility
+from chessdom.native_search.tours import knight_tour, verify_tour
 
 __all__ = [
     "PathResult",

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from chessboard import Board, Piece, parse_square, square_names
-from native_search.knight_graph import knight_neighbours
-from native_search.paths import knight_path
-from native_search.results import PathResult
+from chessdom.chessboard import Board, Piece, parse_square, square_names
+from chessdom.native_search.knight_graph import knight_neighbours
+from chessdom.native_search.paths import knight_path
+from chessdom.native_search.results import PathResult
 
 SEED_000_BOARD = Board.square(5)
 SEED_000_ROOK = "a5"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
-from chessboard import (
+from chessdom.chessboard import (
     Board,
     Objective,
     Piece,

@@ -11,8 +11,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from chessboard import Board, Square
-from chessboard.pieces import KNIGHT_STEPS
+from chessdom.chessboard import Board, Square
+from chessdom.chessboard.pieces import KNIGHT_STEPS
 
 
 # Squirrel & Cull (1996) break Warnsdorff ties by a fixed order of the eight moves. We

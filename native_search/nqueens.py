@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import time
 
-from chessboard import Board, NQueensResult, Piece, check_placement, count_up_to_symmetry, square_names
-from native_search.trace import DEFAULT_TRACE_LIMIT, Trace
+from chessdom.chessboard import Board, NQueensResult, Piece, check_placement, count_up_to_symmetry, square_names
+from chessdom.native_search.trace import DEFAULT_TRACE_LIMIT, Trace
 
 
 def nqueens_first(n: int) -> NQueensResult:

@@ -9,10 +9,10 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 
-from chessboard import Board, BoardError, Piece, Square, parse_piece, parse_square, square_names
-from native_search.knight_graph import knight_neighbours, unbounded_knight_distance
-from native_search.results import PathResult
-from native_search.trace import DEFAULT_TRACE_LIMIT, Trace, start_trace
+from chessdom.chessboard import Board, BoardError, Piece, Square, parse_piece, parse_square, square_names
+from chessdom.native_search.knight_graph import knight_neighbours, unbounded_knight_distance
+from chessdom.native_search.results import PathResult
+from chessdom.native_search.trace import DEFAULT_TRACE_LIMIT, Trace, start_trace
 
 METHODS = ("astar", "bfs", "dfs")
 # Heuristic name → whether it is admissible for a knight (never overestimates).

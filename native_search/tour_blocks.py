@@ -22,10 +22,10 @@ from itertools import product
 
 import numpy as np
 
-from chessboard import Board, Square
-from chessboard.pieces import KNIGHT_STEPS
-from native_search.knight_graph import knight_neighbours
-from native_search.tour_search import warnsdorff_tour
+from chessdom.chessboard import Board, Square
+from chessdom.chessboard.pieces import KNIGHT_STEPS
+from chessdom.native_search.knight_graph import knight_neighbours
+from chessdom.native_search.tour_search import warnsdorff_tour
 
 MIN_EVEN_SIDE = 12  # two block rows of at least 6 ranks
 MIN_OTHER_SIDE = 10  # two block columns of at least 5 files

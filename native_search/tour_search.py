@@ -12,8 +12,8 @@ import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from chessboard import Square
-from native_search.trace import Trace
+from chessdom.chessboard import Square
+from chessdom.native_search.trace import Trace
 
 Neighbours = Sequence[Sequence[Square]]
 

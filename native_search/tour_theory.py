@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chessboard import Board, Square
+from chessdom.chessboard import Board, Square
 
 
 def no_open_tour_board(rows: int, cols: int) -> bool:

@@ -9,19 +9,19 @@ from itertools import chain, count
 
 import numpy as np
 
-from chessboard import Board, BoardError, Square, file_name, parse_square
-from native_search.knight_graph import MOVE_ORDERS, knight_neighbours
-from native_search.results import TourResult
-from native_search.tour_blocks import (
+from chessdom.chessboard import Board, BoardError, Square, file_name, parse_square
+from chessdom.native_search.knight_graph import MOVE_ORDERS, knight_neighbours
+from chessdom.native_search.results import TourResult
+from chessdom.native_search.tour_blocks import (
     ConstructionError,
     can_construct,
     can_construct_open,
     closed_tour_by_blocks,
     open_tour_by_blocks,
 )
-from native_search.tour_search import SearchOutcome, depth_first_tour, warnsdorff_tour
-from native_search.trace import DEFAULT_TRACE_LIMIT, start_trace
-from native_search.tour_theory import tour_impossibility
+from chessdom.native_search.tour_search import SearchOutcome, depth_first_tour, warnsdorff_tour
+from chessdom.native_search.trace import DEFAULT_TRACE_LIMIT, start_trace
+from chessdom.native_search.tour_theory import tour_impossibility
 
 METHODS = ("warnsdorff", "dfs", "divide_and_conquer")
 TIE_BREAKS = ("first", "random", "pohl", "roth", "squirrel_cull")

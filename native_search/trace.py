@@ -11,7 +11,7 @@ key a viewer can translate (``warnsdorff``, ``fixed_order``, ``dead_end``,
 
 from __future__ import annotations
 
-from chessboard import Board, square_name
+from chessdom.chessboard import Board, square_name
 
 DEFAULT_TRACE_LIMIT = 10_000
 

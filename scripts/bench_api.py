@@ -2,7 +2,7 @@
 under concurrent clients, against ``/health`` (the cheapest route, as the baseline) in
 the same run, and ``/health`` latency while two hard solves occupy both cores.
 
-    python -m scripts.bench_api [--clients 16] [--seconds 10] [--repeats 3]
+    python -m chessdom.scripts.bench_api [--clients 16] [--seconds 10] [--repeats 3]
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 from tabulate import tabulate
 from tqdm import tqdm
 
-from scripts.live_server import ServerProcess
+from chessdom.scripts.live_server import ServerProcess
 
 CACHED_BODY = json.dumps({"size": 8, "piece": "queen"})
 
@@ -100,7 +100,7 @@ def health_under_solves(server: ServerProcess, seconds: float) -> dict:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m scripts.bench_api", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m chessdom.scripts.bench_api", description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--repeats", type=int, default=3, help="runs per route; medians are reported")

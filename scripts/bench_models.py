@@ -1,7 +1,7 @@
 """Seconds to a proven optimum for γ(Q_n), i(Q_n) and γ(N_n), per backend and for the
 textbook baseline (plain CP-SAT model, 2 default workers, same process).
 
-    python -m scripts.bench_models [--cap 120] [--repeats 3] [--engines baseline,cpsat,sat,auto]
+    python -m chessdom.scripts.bench_models [--cap 120] [--repeats 3] [--engines baseline,cpsat,sat,auto]
                                    [--families queen-domination,...] [--max-size 14]
 
 A cell is the median over the repeats of the seconds to a proven optimum, or ">cap" when
@@ -20,9 +20,9 @@ from ortools.sat.python import cp_model
 from tabulate import tabulate
 from tqdm import tqdm
 
-from chessboard import Board, Objective, Piece, PlacementProblem, attack_table
-from models import solve
-from models.formulation import formulate
+from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, attack_table
+from chessdom.models import solve
+from chessdom.models.formulation import formulate
 
 FAMILIES = {
     "queen-domination": (Piece.QUEEN, Objective.DOMINATION, range(4, 14)),

@@ -1,4 +1,4 @@
-"""Benchmark the native searches: ``python -m scripts.bench_search [--runs N]``.
+"""Benchmark the native searches: ``python -m chessdom.scripts.bench_search [--runs N]``.
 
 1. Open and closed knight's tours on 1000×1000 and an open one on 999×999 (median of
    ``--runs``), beside one plain Warnsdorff walk on 1000×1000 for scale.
@@ -19,9 +19,9 @@ import time
 from tabulate import tabulate
 from tqdm import tqdm
 
-from chessboard import Board, square_name
-from native_search import knight_neighbours, knight_tour, nqueens_count
-from native_search.tour_search import depth_first_tour, warnsdorff_tour
+from chessdom.chessboard import Board, square_name
+from chessdom.native_search import knight_neighbours, knight_tour, nqueens_count
+from chessdom.native_search.tour_search import depth_first_tour, warnsdorff_tour
 
 # Seed 003 gives starts as (x, y) with y counted from the top; (0, size-1) is a1. Its
 # reported DFS outcomes (nodes, with a 1,500,000 node limit) are shown for comparison.

@@ -1,4 +1,4 @@
-"""``python -m scripts.compare KIND``: models against searches over a sweep of sizes, as a
+"""``python -m chessdom.scripts.compare KIND``: models against searches over a sweep of sizes, as a
 table (JSON, Markdown, CSV or LaTeX) and a plot for a paper.
 
 KIND is ``domination`` (greedy baselines, CP-SAT and SAT), ``tours`` (DFS against
@@ -14,21 +14,21 @@ import shlex
 import sys
 from pathlib import Path
 
-from api.config import Settings
+from chessdom.api.config import Settings
 
-from scripts.sweep.executors import DaskExecutor, LocalExecutor
-from scripts.sweep.kinds import KINDS
-from scripts.sweep.options import DEFAULT_SIZES, SweepOptions, parse_pieces, parse_sizes, split_list
-from scripts.sweep.plots import draw
-from scripts.sweep.provenance import provenance, versions
-from scripts.sweep.sweep import run_sweep
-from scripts.sweep.storage import SweepStore, cell_key
-from scripts.sweep.tables import FORMATS, render
+from chessdom.scripts.sweep.executors import DaskExecutor, LocalExecutor
+from chessdom.scripts.sweep.kinds import KINDS
+from chessdom.scripts.sweep.options import DEFAULT_SIZES, SweepOptions, parse_pieces, parse_sizes, split_list
+from chessdom.scripts.sweep.plots import draw
+from chessdom.scripts.sweep.provenance import provenance, versions
+from chessdom.scripts.sweep.sweep import run_sweep
+from chessdom.scripts.sweep.storage import SweepStore, cell_key
+from chessdom.scripts.sweep.tables import FORMATS, render
 
 
 def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m scripts.compare", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog="python -m chessdom.scripts.compare", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("kind", choices=tuple(KINDS), metavar="KIND", help="domination, tours, paths or nqueens")
     parser.add_argument("--sizes", help="boards: 4-12, 4,6,8, 5x6 or a mix (default: "
@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         outcome = run_sweep(specs, store, executor, fresh=args.fresh, progress=not args.quiet)
         meta = provenance(
-            "python -m scripts.compare " + shlex.join(argv), options.to_dict(), executor.describe(),
+            "python -m chessdom.scripts.compare " + shlex.join(argv), options.to_dict(), executor.describe(),
             cells=len(specs), reused=outcome.reused,
         )
     except KeyboardInterrupt:

@@ -1,4 +1,4 @@
-"""A real ``python -m api`` process on 127.0.0.1, for end-to-end tests and benchmarks."""
+"""A real ``python -m chessdom.api`` process on 127.0.0.1, for end-to-end tests and benchmarks."""
 
 from __future__ import annotations
 

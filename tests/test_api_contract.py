@@ -2,7 +2,7 @@
 
 import pytest
 
-from chessboard import file_name
+from chessdom.chessboard import file_name
 
 
 def assert_problem(response, status, field=None):

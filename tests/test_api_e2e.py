@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from scripts.live_server import ServerProcess
+from chessdom.scripts.live_server import ServerProcess
 
 pytestmark = pytest.mark.e2e
 

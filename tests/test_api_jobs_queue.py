@@ -1,6 +1,6 @@
 """Jobs are stored before they run, survive a restart, and the queue is bounded."""
 
-from api import create_app
+from chessdom.api import create_app
 
 
 def submit(client, **params):

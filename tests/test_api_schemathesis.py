@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, settings
 
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from api import create_app
+from chessdom.api import create_app
 
 # Caps that keep every generated solve to a fraction of a second, so the suite stays
 # fast; large boards and long limits are exercised by their own tests and benchmarks.

@@ -1,7 +1,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chessboard import Board, Piece, attack_table
+from chessdom.chessboard import Board, Piece, attack_table
 
 # Seed 001's "accessibility" table: from how many squares a knight can reach each square.
 SEED_001_ACCESSIBILITY = [

@@ -1,6 +1,6 @@
 import pytest
 
-from chessboard import Board, BoardError, SquareNameError, file_name, parse_square, square_name
+from chessdom.chessboard import Board, BoardError, SquareNameError, file_name, parse_square, square_name
 
 
 def test_a1_is_bottom_left_and_h8_top_right_on_the_chessboard():

@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chessboard import Board, BoardError, Piece, attack_table, check_placement, parse_squares, square_names
+from chessdom.chessboard import Board, BoardError, Piece, attack_table, check_placement, parse_squares, square_names
 
 EIGHT = Board.square(8)
 

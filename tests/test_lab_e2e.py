@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from api import create_app
-from chessboard import Board, Piece, check_placement, parse_squares
-from scripts.live_server import ServerProcess
+from chessdom.api import create_app
+from chessdom.chessboard import Board, Piece, check_placement, parse_squares
+from chessdom.scripts.live_server import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -75,7 +75,7 @@ def test_the_lab_page_loads_nothing_from_elsewhere(tmp_path):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """``python -m api`` on a free port, as a user would start it."""
+    """``python -m chessdom.api`` on a free port, as a user would start it."""
     process = ServerProcess(tmp_path_factory.mktemp("lab-data"), workers=1, solver_slots=2).start()
     yield process.url
     process.stop()

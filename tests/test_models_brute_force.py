@@ -5,8 +5,8 @@ from itertools import combinations
 
 import pytest
 
-from chessboard import Board, Objective, Piece, PlacementProblem, Status, check_placement
-from models import count_placements, solve
+from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, Status, check_placement
+from chessdom.models import count_placements, solve
 
 
 def feasible(problem, squares):

@@ -1,7 +1,7 @@
 """How many optimal placements there are, and how many up to the board's symmetries."""
 
-from chessboard import Board, Objective, Piece, PlacementProblem, canonical_form, check_placement, parse_squares
-from models import count_placements, solve
+from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, canonical_form, check_placement, parse_squares
+from chessdom.models import count_placements, solve
 
 EIGHT_QUEENS = PlacementProblem(Board.square(8), Piece.QUEEN, Objective.DOMINATION)
 

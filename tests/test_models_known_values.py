@@ -3,9 +3,9 @@ recomputed and proved by both backends."""
 
 import pytest
 
-from chessboard import Board, Objective, Piece, PlacementProblem, Status
-from models import solve
-from models.literature import literature_value
+from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, Status
+from chessdom.models import solve
+from chessdom.models.literature import literature_value
 
 KNOWN = [Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION, Objective.INDEPENDENCE]
 

@@ -4,9 +4,9 @@ import importlib
 
 import pytest
 
-from chessboard import Board, Objective, Piece, PlacementProblem, Status, check_placement, parse_squares
-from models import PlacementCheckFailed, choose_backend, solve
-from models.outcome import Outcome
+from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, Status, check_placement, parse_squares
+from chessdom.models import PlacementCheckFailed, choose_backend, solve
+from chessdom.models.outcome import Outcome
 
 
 def problem(piece, objective, rows, cols=None):
@@ -117,7 +117,7 @@ def test_auto_uses_sat_for_slider_domination_and_cpsat_for_leapers():
 
 
 def test_a_placement_the_checker_rejects_is_a_bug(monkeypatch):
-    dispatcher = importlib.import_module("models.solve")
+    dispatcher = importlib.import_module("chessdom.models.solve")
 
     def broken(*args, **kwargs):
         return Outcome(placement=(0,), bound=1, proof="made up", solver_name="broken")

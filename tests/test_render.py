@@ -1,4 +1,4 @@
-from chessboard import Board, Piece, parse_squares, render_svg, render_text
+from chessdom.chessboard import Board, Piece, parse_squares, render_svg, render_text
 
 
 def test_text_diagram_shows_pieces_attacks_and_coordinates():

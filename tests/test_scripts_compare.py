@@ -1,4 +1,4 @@
-"""``python -m scripts.compare``: a tiny sweep of every kind in every format, resuming
+"""``python -m chessdom.scripts.compare``: a tiny sweep of every kind in every format, resuming
 from the store, local pools, and the table and plot details a paper depends on."""
 
 import csv
@@ -7,16 +7,16 @@ from itertools import islice
 
 import pytest
 
-from chessboard import Board
-from scripts.compare import main
-from scripts.sweep.executors import LocalExecutor
-from scripts.sweep.kinds import KINDS
-from scripts.sweep.options import SweepOptions, parse_sizes
-from scripts.sweep.provenance import versions
-from scripts.sweep.records import without_timing
-from scripts.sweep.storage import SweepStore
-from scripts.sweep.sweep import run_sweep
-from scripts.sweep.tables import Layout, render
+from chessdom.chessboard import Board
+from chessdom.scripts.compare import main
+from chessdom.scripts.sweep.executors import LocalExecutor
+from chessdom.scripts.sweep.kinds import KINDS
+from chessdom.scripts.sweep.options import SweepOptions, parse_sizes
+from chessdom.scripts.sweep.provenance import versions
+from chessdom.scripts.sweep.records import without_timing
+from chessdom.scripts.sweep.storage import SweepStore
+from chessdom.scripts.sweep.sweep import run_sweep
+from chessdom.scripts.sweep.tables import Layout, render
 
 TINY = {
     "domination": [

@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from scripts.compare import main
-from scripts.sweep.records import without_timing
+from chessdom.scripts.compare import main
+from chessdom.scripts.sweep.records import without_timing
 
 distributed = pytest.importorskip("distributed")
 dask = pytest.importorskip("dask")

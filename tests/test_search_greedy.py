@@ -2,8 +2,8 @@
 
 import pytest
 
-from chessboard import Board, Objective, Piece, PlacementProblem, Status, check_placement, parse_squares
-from native_search import bishops_on_central_file, greedy_placement, kings_on_block_centres, rooks_on_diagonal
+from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, Status, check_placement, parse_squares
+from chessdom.native_search import bishops_on_central_file, greedy_placement, kings_on_block_centres, rooks_on_diagonal
 
 
 @pytest.mark.parametrize("piece", list(Piece))

@@ -2,7 +2,7 @@
 
 import pytest
 
-from native_search import nqueens_count, nqueens_first, nqueens_trace
+from chessdom.native_search import nqueens_count, nqueens_first, nqueens_trace
 
 A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200]
 A002562 = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92]

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chessboard import Board, Piece, parse_square
-from native_search import forbidden_squares, knight_neighbours, knight_path, seed_000_knight_vs_rook_and_king
-from native_search.knight_graph import unbounded_knight_distance
+from chessdom.chessboard import Board, Piece, parse_square
+from chessdom.native_search import forbidden_squares, knight_neighbours, knight_path, seed_000_knight_vs_rook_and_king
+from chessdom.native_search.knight_graph import unbounded_knight_distance
 
 
 def random_scenario(rng: random.Random):

@@ -2,8 +2,8 @@
 
 import pytest
 
-from chessboard import Board, parse_square, square_name
-from native_search import knight_tour, tour_impossibility, verify_tour
+from chessdom.chessboard import Board, parse_square, square_name
+from chessdom.native_search import knight_tour, tour_impossibility, verify_tour
 
 
 def majority_colour(board, square):
@@ -56,8 +56,8 @@ def test_board_theory_agrees_with_exhaustive_search(rows, cols):
     """Where theory says a board has no tour, plain DFS from every start agrees; where
     it does not, some start has one."""
     board = Board(rows, cols)
-    from native_search.tour_search import depth_first_tour
-    from native_search.knight_graph import knight_neighbours
+    from chessdom.native_search.tour_search import depth_first_tour
+    from chessdom.native_search.knight_graph import knight_neighbours
 
     table = knight_neighbours(board)
     searched = {depth_first_tour(table, s, node_limit=10**7).status for s in board.squares()}
@@ -66,8 +66,8 @@ def test_board_theory_agrees_with_exhaustive_search(rows, cols):
 
 
 def test_closed_tour_theory_agrees_with_search_on_small_boards():
-    from native_search.knight_graph import knight_neighbours
-    from native_search.tour_search import depth_first_tour
+    from chessdom.native_search.knight_graph import knight_neighbours
+    from chessdom.native_search.tour_search import depth_first_tour
 
     for rows, cols in [(3, 4), (3, 6), (4, 5), (3, 8)]:
         board = Board(rows, cols)

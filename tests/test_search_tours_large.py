@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from chessboard import Board, square_name
-from native_search import closed_tour_by_blocks, knight_tour, verify_tour
+from chessdom.chessboard import Board, square_name
+from chessdom.native_search import closed_tour_by_blocks, knight_tour, verify_tour
 
 
 @pytest.mark.parametrize("chunk", range(8))
@@ -52,7 +52,7 @@ def test_odd_board_open_tour_by_search_below_the_construction_threshold():
 def test_open_block_construction_on_odd_boards_from_random_majority_starts():
     import random
 
-    from native_search import open_tour_by_blocks
+    from chessdom.native_search import open_tour_by_blocks
 
     rng = random.Random(5)
     for rows in range(13, 48, 2):

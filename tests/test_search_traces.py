@@ -1,7 +1,7 @@
 """Step traces: bounded, replayable, and off by default."""
 
-from chessboard import Board
-from native_search import knight_path, knight_tour
+from chessdom.chessboard import Board
+from chessdom.native_search import knight_path, knight_tour
 
 
 def test_tours_have_no_trace_unless_asked():

@@ -1,8 +1,8 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chessboard import Board, Piece, canonical_form, check_placement, count_up_to_symmetry, images
-from chessboard.symmetry import symmetry_permutations
+from chessdom.chessboard import Board, Piece, canonical_form, check_placement, count_up_to_symmetry, images
+from chessdom.chessboard.symmetry import symmetry_permutations
 
 
 def test_square_board_has_eight_symmetries_and_rectangle_four():

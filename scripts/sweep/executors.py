@@ -9,7 +9,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
-from scripts.sweep.runner import run_cell
+from chessdom.scripts.sweep.runner import run_cell
 
 Finished = tuple[dict, list[dict] | Exception]
 
@@ -34,7 +34,7 @@ class LocalExecutor:
         # forkserver: the progress bar's monitor thread makes plain fork unsafe. The server
         # imports the engines once, so each worker forks with them loaded.
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["scripts.sweep.runner"])
+        context.set_forkserver_preload(["chessdom.scripts.sweep.runner"])
         pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context)
         try:
             futures = {pool.submit(run_cell, spec): spec for spec in specs}
@@ -88,21 +88,12 @@ class DaskExecutor:
 
 def _worker_problems() -> list[str]:
     """What would make cells fail on the worker this runs on."""
-    import models
-
     problems = []
     if multiprocessing.current_process().daemon:
         # The SAT model runs its solver in a child process so that a time limit can kill it.
         problems.append(
             "it is a daemonic process, where the SAT model cannot start its solver process; "
             "start workers with --no-nanny or DASK_DISTRIBUTED__WORKER__DAEMON=False"
-        )
-    if not hasattr(models, "solve"):
-        # python-sat installs a models.py script into the environment's bin directory, which
-        # is first on sys.path of every console script there, `dask worker` included.
-        problems.append(
-            f"`import models` finds {models.__file__}, not chessdom's; "
-            "start workers with `python -m distributed.cli.dask_worker`"
         )
     return problems
 

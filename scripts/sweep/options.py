@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from chessboard import Board, Piece, parse_piece
+from chessdom.chessboard import Board, Piece, parse_piece
 
 DEFAULT_SIZES = {"domination": "4-8", "tours": "5,6", "paths": "8", "nqueens": "4-10"}
 """Sizes that finish in about a minute on a laptop, so a first run is not a long wait."""

@@ -3,7 +3,7 @@ worker — so a cell's records do not depend on where it ran."""
 
 from __future__ import annotations
 
-from scripts.sweep.kinds import KINDS
+from chessdom.scripts.sweep.kinds import KINDS
 
 
 def run_cell(spec: dict) -> list[dict]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from tqdm import tqdm
 
-from scripts.sweep.storage import SweepStore, cell_key
+from chessdom.scripts.sweep.storage import SweepStore, cell_key
 
 
 @dataclass

@@ -3,14 +3,14 @@ models — value, proven bound, time, the literature value, and the baselines' g
 
 from __future__ import annotations
 
-import models
-import native_search
-from chessboard import VARIANT_OBJECTIVES, Board, Objective, Piece, PlacementProblem, PlacementResult
+from chessdom import models
+from chessdom import native_search
+from chessdom.chessboard import VARIANT_OBJECTIVES, Board, Objective, Piece, PlacementProblem, PlacementResult
 
-from scripts.sweep.options import SweepOptions
-from scripts.sweep.plots import Panel
-from scripts.sweep.records import measured, with_gaps
-from scripts.sweep.tables import Layout
+from chessdom.scripts.sweep.options import SweepOptions
+from chessdom.scripts.sweep.plots import Panel
+from chessdom.scripts.sweep.records import measured, with_gaps
+from chessdom.scripts.sweep.tables import Layout
 
 OBJECTIVES = {**VARIANT_OBJECTIVES, "independence": Objective.INDEPENDENCE}
 """The service's variant names, plus independence (the largest non-attacking set)."""

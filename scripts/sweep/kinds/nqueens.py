@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import native_search
-from chessboard import NQueensResult
-from models.nqueens import solve_nqueens
+from chessdom import native_search
+from chessdom.chessboard import NQueensResult
+from chessdom.models.nqueens import solve_nqueens
 
-from scripts.sweep.options import SweepOptions
-from scripts.sweep.plots import Panel
-from scripts.sweep.records import measured, with_gaps
-from scripts.sweep.tables import Layout
+from chessdom.scripts.sweep.options import SweepOptions
+from chessdom.scripts.sweep.plots import Panel
+from chessdom.scripts.sweep.records import measured, with_gaps
+from chessdom.scripts.sweep.tables import Layout
 
 LAYOUT = Layout(index=("board",), per_method=("value", "nodes", "seconds"), per_cell=("up_to_symmetry",))
 PANEL = Panel("nodes", "nodes searched", "nodes", log=True)

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import random
 
-import native_search
-from chessboard import Board, Piece, attack_table, parse_square, parse_squares, square_name, square_names
+from chessdom import native_search
+from chessdom.chessboard import Board, Piece, attack_table, parse_square, parse_squares, square_name, square_names
 
-from scripts.sweep.options import SweepOptions
-from scripts.sweep.plots import Panel
-from scripts.sweep.records import measured, with_gaps
-from scripts.sweep.tables import Layout
+from chessdom.scripts.sweep.options import SweepOptions
+from chessdom.scripts.sweep.plots import Panel
+from chessdom.scripts.sweep.records import measured, with_gaps
+from chessdom.scripts.sweep.tables import Layout
 
 HEURISTICS = ("knight", "manhattan3", "zero", "manhattan")
 # Seed 000 has one rook on 5×5. A rook forbids its rank and file, rows + cols squares, so

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import random
 
-import native_search
-from chessboard import Board, parse_square, square_name
+from chessdom import native_search
+from chessdom.chessboard import Board, parse_square, square_name
 
-from scripts.sweep.options import SweepOptions
-from scripts.sweep.plots import Panel
-from scripts.sweep.records import measured
-from scripts.sweep.tables import Layout
+from chessdom.scripts.sweep.options import SweepOptions
+from chessdom.scripts.sweep.plots import Panel
+from chessdom.scripts.sweep.records import measured
+from chessdom.scripts.sweep.tables import Layout
 
 TIE_BREAKS = ("first", "random", "pohl", "roth", "squirrel_cull")
 RANDOM_STARTS = 4
