@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 serve: $(STAMP)
-	$(VENV)/bin/python -m api --host $(HOST) --port $(PORT) --data $(DATA)
+	$(VENV)/bin/chessdom serve --host $(HOST) --port $(PORT) --data $(DATA)
 
 test: $(STAMP)
 	bash scripts/ensure_browser.sh

@@ -3,6 +3,6 @@
 if __name__ != "chessdom.api":  # pragma: no cover - the folder is mapped into the chessdom namespace
     raise ImportError("import this package as chessdom.api")
 
-from chessdom.api.app import create_app
+from chessdom.api.http.app import create_app
 
 __all__ = ["create_app"]

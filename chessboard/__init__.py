@@ -8,7 +8,7 @@ from chessdom.chessboard.attacks import AttackTable, attack_table
 from chessdom.chessboard.board import Board, BoardError, Square
 from chessdom.chessboard.checker import PlacementCheck, check_placement
 from chessdom.chessboard.pieces import Piece, parse_piece
-from chessdom.chessboard.problems import VARIANT_OBJECTIVES, Objective, PlacementProblem
+from chessdom.chessboard.problems import PLACEMENT_VARIANTS, VARIANT_OBJECTIVES, Objective, PlacementProblem
 from chessdom.chessboard.render import render_svg, render_text
 from chessdom.chessboard.results import (
     LiteratureComparison,
@@ -31,6 +31,7 @@ __all__ = [
     "Piece",
     "PlacementCheck",
     "PlacementProblem",
+    "PLACEMENT_VARIANTS",
     "PlacementResult",
     "SolutionCount",
     "SolverInfo",

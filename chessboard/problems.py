@@ -47,6 +47,9 @@ VARIANT_OBJECTIVES = {
 }
 """The HTTP contract's domination ``variant`` names."""
 
+PLACEMENT_VARIANTS = {**VARIANT_OBJECTIVES, "independence": Objective.INDEPENDENCE}
+"""Every placement problem by name: the domination variants and independence."""
+
 
 @dataclass(frozen=True, slots=True)
 class PlacementProblem:

@@ -6,7 +6,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 
+from chessdom.chessboard.board import Board
+from chessdom.chessboard.pieces import Piece
 from chessdom.chessboard.problems import PlacementProblem
+from chessdom.chessboard.render import render_svg, render_text
+from chessdom.chessboard.squares import parse_squares
 
 
 class Status(str, Enum):
@@ -73,6 +77,43 @@ class PlacementResult:
         data["optimal"] = self.optimal
         return data
 
+    def summary(self) -> str:
+        """One line: the problem, the value and how far it is proved."""
+        if self.value is None:
+            return f"{self.problem}: {self.status.value}, no placement found"
+        proved = "optimal" if self.optimal else f"{self.status.value}, bounds {self.lower_bound}…{self.upper_bound}"
+        return f"{self.problem} = {self.value} ({proved})"
+
+    def _squares(self) -> list[int]:
+        return parse_squares(self.problem.board, self.placement)
+
+    def __str__(self) -> str:
+        lines = [self.summary()]
+        if self.placement:
+            lines += [render_text(self.problem.board, self.problem.piece, self._squares()), ""]
+            lines.append(f"placement: {' '.join(self.placement)}")
+        lines.append(f"lower bound: {self.lower_bound}  upper bound: {self.upper_bound}  verified: {self.verified}")
+        lines.append(f"proof: {self.proof or 'none'}")
+        lines.append(f"solver: {self.solver.name} {self.solver.version}  wall time: {self.wall_time:.3f} s")
+        if self.literature is not None:
+            agrees = {True: "agrees", False: "DISAGREES", None: "nothing to compare"}[self.literature.agrees]
+            lines.append(f"literature: {self.literature.value} ({self.literature.source}; {agrees})")
+        if self.count is not None:
+            exact = "" if self.count.exact else " (at least: stopped by the time limit)"
+            lines.append(
+                f"optimal placements: {self.count.solutions}, up to symmetry: {self.count.up_to_symmetry}{exact}"
+            )
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        # A dataclass's field-by-field repr is a screenful of nested types; the board says more.
+        diagram = render_text(self.problem.board, self.problem.piece, self._squares())
+        return f"<PlacementResult {self.summary()}>\n{diagram}"
+
+    def _repr_svg_(self) -> str:
+        """Jupyter shows the placement as a board."""
+        return render_svg(self.problem.board, self.problem.piece, self._squares())
+
 
 @dataclass(frozen=True)
 class NQueensResult:
@@ -91,3 +132,39 @@ class NQueensResult:
         data = asdict(self)
         data["solution"] = list(self.solution) if self.solution is not None else None
         return data
+
+    def summary(self) -> str:
+        """One line: the size, the method and what was found or counted."""
+        parts = [f"{self.size} queens by {self.method}"]
+        if self.solution is not None:
+            parts.append(f"solution {' '.join(self.solution)}")
+        elif self.count is None:
+            parts.append("no solution")
+        if self.count is not None:
+            parts.append(f"{self.count} solutions")
+        if self.up_to_symmetry is not None:
+            parts.append(f"{self.up_to_symmetry} up to symmetry")
+        return ", ".join(parts)
+
+    def _board_and_squares(self) -> tuple[Board, list[int]]:
+        board = Board.square(self.size)
+        return board, parse_squares(board, self.solution or ())
+
+    def __str__(self) -> str:
+        lines = [self.summary()]
+        if self.solution is not None:
+            board, squares = self._board_and_squares()
+            lines.append(render_text(board, Piece.QUEEN, squares))
+        nodes = f"nodes: {self.nodes}  " if self.nodes is not None else ""
+        lines.append(f"{nodes}verified: {self.verified}  wall time: {self.wall_time:.3f} s")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<NQueensResult {self.summary()}>"
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter shows a solution as a board; a bare count has none to show."""
+        if self.solution is None:
+            return None
+        board, squares = self._board_and_squares()
+        return render_svg(board, Piece.QUEEN, squares)

@@ -28,11 +28,6 @@ _SQUARE_ONLY_SYMMETRIES: dict[str, Transform] = {
 }
 
 
-def symmetry_names(board: Board) -> tuple[str, ...]:
-    names = tuple(_RECTANGLE_SYMMETRIES)
-    return names + tuple(_SQUARE_ONLY_SYMMETRIES) if board.is_square else names
-
-
 @lru_cache(maxsize=64)
 def symmetry_permutations(board: Board) -> tuple[tuple[Square, ...], ...]:
     """One permutation of the squares per symmetry, identity first: ``perm[s]`` is the

@@ -7,11 +7,15 @@ if __name__ != "chessdom.models":  # pragma: no cover - the folder is mapped int
 from chessdom.models.counting import count_placements
 from chessdom.models.cpsat import CpSatParams, build_model
 from chessdom.models.literature import literature_value
-from chessdom.models.nqueens import solve_nqueens
+from chessdom.models.nqueens import NQUEENS_MAX_SIZE, NQUEENS_MODES, solve_nqueens
 from chessdom.models.sat import SatParams, build_cnf
-from chessdom.models.solve import PlacementCheckFailed, choose_backend, solve
+from chessdom.models.solve import MAX_SIDE, SOLVERS, PlacementCheckFailed, choose_backend, solve
 
 __all__ = [
+    "MAX_SIDE",
+    "NQUEENS_MAX_SIZE",
+    "NQUEENS_MODES",
+    "SOLVERS",
     "CpSatParams",
     "PlacementCheckFailed",
     "SatParams",

@@ -9,8 +9,8 @@ from ortools.sat.python import cp_model
 
 from chessdom.chessboard import Board, NQueensResult, Piece, Square, check_placement, count_up_to_symmetry, square_names
 
-MODES = ("first", "count")
-MAX_SIZE = 64
+NQUEENS_MODES = ("first", "count")
+NQUEENS_MAX_SIZE = 64
 
 
 class _Collector(cp_model.CpSolverSolutionCallback):
@@ -32,10 +32,10 @@ def solve_nqueens(size: int, mode: str = "first", time_limit: float | None = Non
 
     Raises ValueError for a size outside 1…64 or an unknown mode.
     """
-    if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= MAX_SIZE:
-        raise ValueError(f"size must be an integer between 1 and {MAX_SIZE}, got {size!r}")
-    if mode not in MODES:
-        raise ValueError(f"unknown mode {mode!r} (expected one of {', '.join(MODES)})")
+    if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= NQUEENS_MAX_SIZE:
+        raise ValueError(f"size must be an integer between 1 and {NQUEENS_MAX_SIZE}, got {size!r}")
+    if mode not in NQUEENS_MODES:
+        raise ValueError(f"unknown mode {mode!r} (expected one of {', '.join(NQUEENS_MODES)})")
     started = time.perf_counter()
     board = Board.square(size)
     model = cp_model.CpModel()

@@ -16,13 +16,20 @@ from chessdom.native_search.greedy import (
 )
 from chessdom.native_search.knight_graph import knight_neighbours, unbounded_knight_distance
 from chessdom.native_search.nqueens import nqueens_count, nqueens_first, nqueens_trace
-from chessdom.native_search.paths import forbidden_squares, knight_path
-from chessdom.native_search.results import PathResult, TourResult
+from chessdom.native_search.paths import HEURISTICS, PATH_METHODS, forbidden_squares, knight_path
+from chessdom.native_search.results import PATH_STATUSES, TOUR_STATUSES, PathResult, TourResult
 from chessdom.native_search.tour_blocks import closed_tour_by_blocks, open_tour_by_blocks
 from chessdom.native_search.tour_theory import tour_impossibility
-from chessdom.native_search.tours import knight_tour, verify_tour
+from chessdom.native_search.tours import MAX_LOOKAHEAD, TIE_BREAKS, TOUR_METHODS, knight_tour, verify_tour
 
 __all__ = [
+    "PATH_STATUSES",
+    "TOUR_STATUSES",
+    "HEURISTICS",
+    "MAX_LOOKAHEAD",
+    "PATH_METHODS",
+    "TIE_BREAKS",
+    "TOUR_METHODS",
     "PathResult",
     "TourResult",
     "bishops_on_central_file",

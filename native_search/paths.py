@@ -14,7 +14,7 @@ from chessdom.native_search.knight_graph import knight_neighbours, unbounded_kni
 from chessdom.native_search.results import PathResult
 from chessdom.native_search.trace import DEFAULT_TRACE_LIMIT, Trace, start_trace
 
-METHODS = ("astar", "bfs", "dfs")
+PATH_METHODS = ("astar", "bfs", "dfs")
 # Heuristic name → whether it is admissible for a knight (never overestimates).
 HEURISTICS = {"knight": True, "manhattan3": True, "zero": True, "manhattan": False}
 
@@ -60,8 +60,8 @@ def knight_path(
     ValueError for an unknown method or heuristic or an empty goal list; BoardError for
     squares off the board.
     """
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r} (expected one of {', '.join(METHODS)})")
+    if method not in PATH_METHODS:
+        raise ValueError(f"unknown method {method!r} (expected one of {', '.join(PATH_METHODS)})")
     if heuristic not in HEURISTICS:
         raise ValueError(f"unknown heuristic {heuristic!r} (expected one of {', '.join(HEURISTICS)})")
     began = time.perf_counter()

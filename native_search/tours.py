@@ -23,7 +23,7 @@ from chessdom.native_search.tour_search import SearchOutcome, depth_first_tour, 
 from chessdom.native_search.trace import DEFAULT_TRACE_LIMIT, start_trace
 from chessdom.native_search.tour_theory import tour_impossibility
 
-METHODS = ("warnsdorff", "dfs", "divide_and_conquer")
+TOUR_METHODS = ("warnsdorff", "dfs", "divide_and_conquer")
 TIE_BREAKS = ("first", "random", "pohl", "roth", "squirrel_cull")
 MAX_LOOKAHEAD = 4  # each level multiplies a tie-break's cost by up to 8
 
@@ -82,8 +82,8 @@ def knight_tour(
     ValueError for an unknown method or tie-break or a bad limit; BoardError for a
     start square off the board.
     """
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r} (expected one of {', '.join(METHODS)})")
+    if method not in TOUR_METHODS:
+        raise ValueError(f"unknown method {method!r} (expected one of {', '.join(TOUR_METHODS)})")
     if tie_break not in TIE_BREAKS:
         raise ValueError(f"unknown tie_break {tie_break!r} (expected one of {', '.join(TIE_BREAKS)})")
     if isinstance(lookahead, bool) or not isinstance(lookahead, int) or not 0 <= lookahead <= MAX_LOOKAHEAD:

@@ -1,4 +1,4 @@
-"""``python -m chessdom.scripts.compare KIND``: models against searches over a sweep of sizes, as a
+"""``chessdom compare KIND``: models against searches over a sweep of sizes, as a
 table (JSON, Markdown, CSV or LaTeX) and a plot for a paper.
 
 KIND is ``domination`` (greedy baselines, CP-SAT and SAT), ``tours`` (DFS against
@@ -14,7 +14,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from chessdom.api.config import Settings
+from chessdom.store import data_dir_from_env
 
 from chessdom.scripts.sweep.executors import DaskExecutor, LocalExecutor
 from chessdom.scripts.sweep.kinds import KINDS
@@ -26,9 +26,9 @@ from chessdom.scripts.sweep.storage import SweepStore, cell_key
 from chessdom.scripts.sweep.tables import FORMATS, render
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(prog: str = "chessdom compare") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m chessdom.scripts.compare", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog=prog, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("kind", choices=tuple(KINDS), metavar="KIND", help="domination, tours, paths or nqueens")
     parser.add_argument("--sizes", help="boards: 4-12, 4,6,8, 5x6 or a mix (default: "
@@ -48,7 +48,7 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--jobs", type=int, default=1,
                         help="local worker processes (default 1: parallel solves distort each other's times)")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run the cells on this Dask scheduler")
-    parser.add_argument("--data", type=Path, default=Settings.from_env().data_dir,
+    parser.add_argument("--data", type=Path, default=data_dir_from_env(),
                         help="directory of the SQLite store shared with the service (default ./var)")
     parser.add_argument("--fresh", action="store_true", help="recompute cells the store already holds")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -73,9 +73,9 @@ def options_from(args: argparse.Namespace) -> SweepOptions:
     )
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str = "chessdom compare") -> int:
     argv = sys.argv[1:] if argv is None else argv
-    cli = parser()
+    cli = parser(prog)
     args = cli.parse_args(argv)
     if args.plot is not None and args.plot.suffix.lower() not in (".png", ".pdf"):
         cli.error("--plot FILE must end in .png or .pdf")
@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         outcome = run_sweep(specs, store, executor, fresh=args.fresh, progress=not args.quiet)
         meta = provenance(
-            "python -m chessdom.scripts.compare " + shlex.join(argv), options.to_dict(), executor.describe(),
+            f"{prog} " + shlex.join(argv), options.to_dict(), executor.describe(),
             cells=len(specs), reused=outcome.reused,
         )
     except KeyboardInterrupt:

@@ -36,7 +36,7 @@ class ServerProcess:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")
         command = [
-            sys.executable, "-m", "api", "--host", "127.0.0.1", "--port", str(self.port),
+            sys.executable, "-m", "chessdom.api", "--host", "127.0.0.1", "--port", str(self.port),
             "--data", str(self.data_dir), "--workers", str(self.workers), "--threads", str(self.threads),
             "--solver-slots", str(self.solver_slots),
         ]

@@ -93,8 +93,27 @@ def test_health_openapi_and_docs(client):
     assert spec["openapi"].startswith("3.")
     for path in ("/domination", "/independence", "/verify", "/nqueens", "/tour", "/path", "/jobs", "/runs"):
         assert path in spec["paths"]
-    docs = client.get("/docs")
-    assert docs.status_code == 200 and b"/domination" in docs.data and b"time_limit" in docs.data
+    docs = client.get("/docs", follow_redirects=True)
+    assert docs.status_code == 200 and b"swagger-ui" in docs.data and b"/openapi.json" in docs.data
+    # The UI's assets are served by the service itself: nothing comes from a CDN.
+    assert b"https://" not in docs.data
+    assert client.get("/docs/swagger/js/swagger-ui-bundle.js").status_code == 200
+
+
+def test_openapi_publishes_every_integer_bound_of_the_requests(client):
+    schemas = client.get("/openapi.json").get_json()["components"]["schemas"]
+    assert schemas["DominationRequest"]["properties"]["size"] | {"minimum": 1, "maximum": 64} == (
+        schemas["DominationRequest"]["properties"]["size"]
+    )
+    for name, field in (("TourRequest", "node_limit"), ("TourRequest", "lookahead"), ("TourRequest", "seed"),
+                        ("NQueensRequest", "size"), ("PathRequest", "rows")):
+        assert {"minimum", "maximum"} <= set(schemas[name]["properties"][field]), (name, field)
+
+
+def test_the_jobs_body_is_documented_with_an_example(client):
+    spec = client.get("/openapi.json").get_json()
+    example = spec["paths"]["/jobs"]["post"]["requestBody"]["content"]["application/json"]["example"]
+    assert example["kind"] == "domination" and example["params"]["piece"] == "queen"
 
 
 def test_verify_counts_every_attacking_pair_but_lists_only_the_first_ten_thousand(client):

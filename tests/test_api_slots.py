@@ -1,6 +1,6 @@
 """Solver slots are shared through lock files, so every server process sees the same ones."""
 
-from chessdom.api.slots import SolverSlots
+from chessdom.api.runtime.slots import SolverSlots
 
 
 def test_slots_are_shared_between_holders_of_the_same_directory(tmp_path):

@@ -20,7 +20,7 @@ from chessdom.scripts.live_server import ServerProcess
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "artifacts" / "lab"
-CHALLENGES = json.loads((ROOT / "api" / "static" / "challenges.json").read_text())
+CHALLENGES = json.loads((ROOT / "api" / "http" / "static" / "challenges.json").read_text())
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",

@@ -9,7 +9,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from chessdom.api.store import Store, cache_key
+from chessdom.store import Store, cache_key
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sweep_cells (

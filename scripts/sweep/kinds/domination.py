@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from chessdom import models
 from chessdom import native_search
-from chessdom.chessboard import VARIANT_OBJECTIVES, Board, Objective, Piece, PlacementProblem, PlacementResult
+from chessdom.chessboard import PLACEMENT_VARIANTS, Board, Piece, PlacementProblem, PlacementResult
 
 from chessdom.scripts.sweep.options import SweepOptions
 from chessdom.scripts.sweep.plots import Panel
 from chessdom.scripts.sweep.records import measured, with_gaps
 from chessdom.scripts.sweep.tables import Layout
 
-OBJECTIVES = {**VARIANT_OBJECTIVES, "independence": Objective.INDEPENDENCE}
+OBJECTIVES = PLACEMENT_VARIANTS
 """The service's variant names, plus independence (the largest non-attacking set)."""
 
 MODEL_SOLVERS = ("cpsat", "sat")

@@ -7,13 +7,13 @@ import random
 
 from chessdom import native_search
 from chessdom.chessboard import Board, parse_square, square_name
+from chessdom.native_search import TIE_BREAKS
 
 from chessdom.scripts.sweep.options import SweepOptions
 from chessdom.scripts.sweep.plots import Panel
 from chessdom.scripts.sweep.records import measured
 from chessdom.scripts.sweep.tables import Layout
 
-TIE_BREAKS = ("first", "random", "pohl", "roth", "squirrel_cull")
 RANDOM_STARTS = 4
 
 LAYOUT = Layout(index=("board", "start"), per_method=("outcome", "seconds"))

@@ -8,11 +8,12 @@ import logging
 import threading
 import time
 
-from chessdom.api import schemas
-from chessdom.api.errors import FieldError
-from chessdom.api.executor import SolveFailed
-from chessdom.api.service import SolveService, SolveTimedOut, own_time_limit
-from chessdom.api.store import Store
+from chessdom.store import Store
+
+from chessdom.api.kinds import KINDS
+from chessdom.api.requests import FieldError
+from chessdom.api.runtime.executor import SolveFailed
+from chessdom.api.runtime.service import SolveService, SolveTimedOut
 
 log = logging.getLogger(__name__)
 
@@ -80,10 +81,10 @@ class JobRunner:
     def _run(self, job: dict, slot: int) -> None:
         job_id, attempt = job["id"], job["attempt"]
         try:
-            request = schemas.JOB_PARAMS[job["kind"]].model_validate(job["params"])
-            time_limit = own_time_limit(job["kind"], request)
+            kind = KINDS[job["kind"]]
+            call = kind.to_call(kind.job_request.model_validate(job["params"]))
             result = self.service.solve(
-                job["kind"], request, time_limit=time_limit,
+                call, time_limit=call.time_limit,
                 should_cancel=lambda: not self.store.heartbeat(job_id, attempt),
             )
             self.store.finish_job(job_id, attempt, "succeeded", result=result)

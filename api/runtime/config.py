@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from chessdom.store import DEFAULT_DATA_DIR, data_dir_from_env
+
 
 def _cpu_count() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
@@ -13,7 +15,7 @@ def _cpu_count() -> int:
 
 @dataclass(frozen=True)
 class Settings:
-    data_dir: Path = Path("var")
+    data_dir: Path = DEFAULT_DATA_DIR
     solver_slots: int = field(default_factory=_cpu_count)
     """Solves that may run at once over every server process sharing ``data_dir``."""
     max_queued_jobs: int = 1000
@@ -36,8 +38,7 @@ class Settings:
         env = os.environ
         settings = cls()
         values = {}
-        if "CHESSDOM_DATA" in env:
-            values["data_dir"] = Path(env["CHESSDOM_DATA"])
+        values["data_dir"] = data_dir_from_env()
         for name, kind in (("solver_slots", int), ("max_queued_jobs", int), ("max_body_bytes", int)):
             key = f"CHESSDOM_{name.upper()}"
             if key in env:

@@ -5,21 +5,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib.metadata import version
 
-from flask import jsonify, request
+from flask import request
 from flask_openapi3 import Info, OpenAPI
 from werkzeug.exceptions import BadRequest
 
-from chessdom.api.config import Settings
-from chessdom.api.docs import docs_page, openapi_document
-from chessdom.api.errors import problem, register_error_handlers, validation_problem
-from chessdom.api.executor import SolverPool
-from chessdom.api.jobs import JobRunner
-from chessdom.api.lab import lab
-from chessdom.api.routes import api
-from chessdom.api.schemas import ProblemDetail
-from chessdom.api.service import SolveService, SolveTimedOut
-from chessdom.api.slots import SolverSlots
-from chessdom.api.store import Store
+from chessdom.store import Store
+
+from chessdom.api.http.docs import register_docs
+from chessdom.api.http.errors import problem, register_error_handlers, validation_problem
+from chessdom.api.http.lab import lab
+from chessdom.api.http.routes import api
+from chessdom.api.http.schemas import ProblemDetail
+from chessdom.api.runtime.config import Settings
+from chessdom.api.runtime.executor import SolverPool
+from chessdom.api.runtime.jobs import JobRunner
+from chessdom.api.runtime.service import SolveService
+from chessdom.api.runtime.slots import SolverSlots
 
 
 @dataclass
@@ -50,15 +51,11 @@ def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.json.sort_keys = False
     register_error_handlers(app)
-    app.register_error_handler(
-        SolveTimedOut,
-        lambda error: problem(503, f"{error}; submit long solves to /jobs", headers={"Retry-After": "5"}),
-    )
 
     store = Store(settings.data_dir)
     if settings.recover_jobs:
         # Another live process may share this store, so only expired leases are taken
-        # back here; `python -m chessdom.api` requeues every running job before any worker starts.
+        # back here; `chessdom serve` requeues every running job before any worker starts.
         store.requeue_running(older_than=settings.job_lease)
     pool = SolverPool(SolverSlots(settings.data_dir / "slots", settings.solver_slots))
     service = SolveService(store, pool, settings.kill_grace)
@@ -82,6 +79,5 @@ def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
 
     app.register_api(api)
     app.register_blueprint(lab)
-    app.add_url_rule("/openapi.json", "openapi_json", lambda: jsonify(openapi_document(app)))
-    app.add_url_rule("/docs", "docs", lambda: docs_page(openapi_document(app)))
+    register_docs(app)
     return app

@@ -12,7 +12,7 @@ import time
 import traceback
 from collections.abc import Callable
 
-from chessdom.api.slots import SolverSlots
+from chessdom.api.runtime.slots import SolverSlots
 
 POLL_SECONDS = 0.05
 PR_SET_PDEATHSIG = 1
@@ -27,15 +27,13 @@ class SolveFailed(Exception):
         self.detail = detail
 
 
-def _worker_main(connection, kind: str, params: dict) -> None:
-    from chessdom.api.tasks import run_task
-
+def _worker_main(connection, call) -> None:
     # Its own process group, so that stopping the worker also stops any helper process a
     # solver started (the SAT backend runs CaDiCaL in one to make it interruptible).
     os.setpgrp()
     _die_with_parent()
     try:
-        connection.send(("ok", run_task(kind, params)))
+        connection.send(("ok", call.task(**call.arguments)))
     except ValueError as error:  # the library's word that the input cannot be solved as asked
         connection.send(("invalid", str(error)))
     except Exception as error:
@@ -50,20 +48,20 @@ class SolverPool:
         # forkserver: forking a multi-threaded server process is unsafe; the fork server is
         # single-threaded and has the solvers imported already, so a start costs ~10 ms.
         self._context = multiprocessing.get_context("forkserver")
-        self._context.set_forkserver_preload(["chessdom.api.tasks"])
+        self._context.set_forkserver_preload(["chessdom.api.runtime.tasks"])
 
     def run(
         self,
-        kind: str,
-        params: dict,
+        call,
         *,
         deadline: float | None = None,
         should_cancel: Callable[[], bool] | None = None,
         cancel_check_every: float = 0.25,
     ) -> dict:
-        """Run one task in a fresh worker process (the caller holds a slot of ``slots``)."""
+        """Run one :class:`~chessdom.api.kinds.Call` in a fresh worker process (the caller
+        holds a slot of ``slots``)."""
         receiver, sender = self._context.Pipe(duplex=False)
-        process = self._context.Process(target=_worker_main, args=(sender, kind, params))
+        process = self._context.Process(target=_worker_main, args=(sender, call))
         try:
             process.start()
         finally:

@@ -8,27 +8,11 @@ from flask import Flask, Response, json
 from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException
 
+from chessdom.api.kinds import KINDS
+from chessdom.api.requests import FieldError
+from chessdom.api.runtime.service import ServiceBusy, SolveTimedOut
+
 PROBLEM_TYPE = "about:blank"
-UNION_TAGS = frozenset({"domination", "independence", "nqueens", "tour", "path"})
-
-
-class FieldError(Exception):
-    """A request field whose value is well-typed but wrong for this board or problem."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(message)
-        self.field = field
-        self.message = message
-
-
-class ServiceBusy(Exception):
-    """No solver slot or queue room: the client should retry after ``retry_after`` seconds."""
-
-    def __init__(self, status: int, detail: str, retry_after: int):
-        super().__init__(detail)
-        self.status = status
-        self.detail = detail
-        self.retry_after = retry_after
 
 
 def problem(status: int, detail: str, errors: list[dict] | None = None, headers: dict | None = None) -> Response:
@@ -44,7 +28,7 @@ def problem(status: int, detail: str, errors: list[dict] | None = None, headers:
 def _field_name(location: tuple) -> str:
     # A tagged union (the job kinds) puts its tag first in the location; the client
     # never wrote that name, so drop it: "domination.params.size" → "params.size".
-    if len(location) > 1 and location[0] in UNION_TAGS:
+    if len(location) > 1 and location[0] in KINDS:
         location = location[1:]
     return ".".join(str(part) for part in location) or "body"
 
@@ -67,6 +51,10 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(ServiceBusy)
     def busy(error: ServiceBusy):
         return problem(error.status, error.detail, headers={"Retry-After": str(error.retry_after)})
+
+    @app.errorhandler(SolveTimedOut)
+    def timed_out(error: SolveTimedOut):
+        return problem(503, f"{error}; submit long solves to /jobs", headers={"Retry-After": "5"})
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):

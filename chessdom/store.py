@@ -1,15 +1,18 @@
 """The embedded store: one SQLite file (WAL mode) holding jobs, the run history and a
-cache of proven optima. Safe across threads and processes: every thread opens its own
+cache of proven optima; the comparison scripts keep their finished cells beside them. Safe across threads and processes: every thread opens its own
 connection, and every state change of a job is one conditional UPDATE."""
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
 import uuid
 from pathlib import Path
+
+DEFAULT_DATA_DIR = Path("var")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
@@ -45,6 +48,11 @@ CREATE TABLE IF NOT EXISTS results (
 """
 
 JOB_FIELDS = ("id", "kind", "params", "status", "result", "error", "created_at", "started_at", "finished_at")
+
+
+def data_dir_from_env() -> Path:
+    """``CHESSDOM_DATA``, or ``./var``: the service and the scripts share this default."""
+    return Path(os.environ.get("CHESSDOM_DATA", DEFAULT_DATA_DIR))
 
 
 def cache_key(kind: str, problem: dict) -> str:

@@ -1,4 +1,5 @@
-"""The HTTP endpoints. Thin: validate, call the service, shape the answer."""
+"""The HTTP endpoints. Thin: validate, convert to a call at the edge, run it, shape the
+answer. One ``POST /{kind}`` route per declared problem kind."""
 
 from __future__ import annotations
 
@@ -8,17 +9,22 @@ from flask import current_app, url_for
 from flask_openapi3 import APIBlueprint, Tag
 
 from chessdom.chessboard import Piece, check_placement, square_names
-from chessdom.api import inputs, schemas
-from chessdom.api.errors import FieldError, ServiceBusy, problem
-from chessdom.api.service import own_time_limit
+
+from chessdom.api.http import schemas
+from chessdom.api.http.errors import problem
+from chessdom.api.kinds import KINDS, JobRequest, Kind, squares
+from chessdom.api.requests import MAX_LISTED_PAIRS, SYNC_MAX_TIME_LIMIT, FieldError, VerifyRequest
+from chessdom.api.runtime.service import ServiceBusy
 
 PROBLEM_RESPONSES = {400: schemas.ProblemDetail, 413: schemas.ProblemDetail, 422: schemas.ProblemDetail}
 BUSY_RESPONSES = {**PROBLEM_RESPONSES, 503: schemas.ProblemDetail}
 
-placement_tag = Tag(name="placement", description="Domination and independence with proofs")
-search_tag = Tag(name="search", description="Tours, paths and N-Queens by native searches")
-jobs_tag = Tag(name="jobs", description="Long solves, queued and polled")
-meta_tag = Tag(name="service", description="Health and history")
+TAGS = {
+    "placement": Tag(name="placement", description="Domination and independence with proofs"),
+    "search": Tag(name="search", description="Tours, paths and N-Queens by native searches"),
+    "jobs": Tag(name="jobs", description="Long solves, queued and polled"),
+    "service": Tag(name="service", description="Health and history"),
+}
 
 api = APIBlueprint("api", __name__)
 
@@ -27,35 +33,31 @@ def _context():
     return current_app.extensions["chessdom"]
 
 
-def _solve(kind: str, request):
-    context = _context()
-    inputs.check(kind, request)
-    time_limit = own_time_limit(kind, request) or schemas.SYNC_MAX_TIME_LIMIT
-    return context.service.solve_now(kind, request, time_limit=time_limit, slot_wait=context.settings.slot_wait)
+def _solve_route(kind: Kind):
+    def solve(body):
+        context = _context()
+        call = kind.to_call(body)
+        time_limit = call.time_limit or SYNC_MAX_TIME_LIMIT
+        return context.service.solve_now(call, time_limit=time_limit, slot_wait=context.settings.slot_wait)
+
+    solve.__name__ = kind.name
+    solve.__doc__ = kind.summary + "\n\n" + (kind.request.__doc__ or "")
+    solve.__annotations__ = {"body": kind.request}
+    return solve
 
 
-@api.post("/domination", tags=[placement_tag], responses={200: schemas.PlacementResponse, **BUSY_RESPONSES})
-def domination(body: schemas.DominationRequest):
-    """Minimum domination number with a verified placement and the proof of its bound.
-
-    `variant`: `plain` (γ), `independent` (i) or `total` (γt). A solve stopped by
-    `time_limit` returns the best verified placement with `optimal: false`.
-    """
-    return _solve("domination", body)
+for _kind in KINDS.values():
+    api.post(f"/{_kind.name}", tags=[TAGS[_kind.tag]], responses={200: _kind.response, **BUSY_RESPONSES})(
+        _solve_route(_kind)
+    )
 
 
-@api.post("/independence", tags=[placement_tag], responses={200: schemas.PlacementResponse, **BUSY_RESPONSES})
-def independence(body: schemas.IndependenceRequest):
-    """Largest set of pieces no two of which attack each other (β), proved."""
-    return _solve("independence", body)
-
-
-@api.post("/verify", tags=[placement_tag], responses={200: schemas.VerifyResponse, **PROBLEM_RESPONSES})
-def verify(body: schemas.VerifyRequest):
+@api.post("/verify", tags=[TAGS["placement"]], responses={200: schemas.VerifyResponse, **PROBLEM_RESPONSES})
+def verify(body: VerifyRequest):
     """Check a placement with the independent checker. At most the first
     10,000 attacking pairs are listed; `attacking_pair_count` counts them all."""
     board = body.board
-    placed = inputs.squares(board, body.squares, "squares")
+    placed = squares(board, body.squares, "squares")
     _reject_repeats(body.squares)
     check = check_placement(board, Piece(body.piece), placed)
     return {
@@ -65,7 +67,7 @@ def verify(body: schemas.VerifyRequest):
         "total": check.total,
         "undominated": square_names(board, check.undominated),
         "attacking_pairs": [
-            square_names(board, pair) for pair in check.attacking_pairs_up_to(schemas.MAX_LISTED_PAIRS)
+            square_names(board, pair) for pair in check.attacking_pairs_up_to(MAX_LISTED_PAIRS)
         ],
         "attacking_pair_count": check.attacking_pair_count,
     }
@@ -79,30 +81,12 @@ def _reject_repeats(names: list[str]) -> None:
         seen.add(name.lower())
 
 
-@api.post("/nqueens", tags=[search_tag], responses={200: schemas.NQueensResponse, **BUSY_RESPONSES})
-def nqueens(body: schemas.NQueensRequest):
-    """First solution or the number of solutions of the n-queens puzzle."""
-    return _solve("nqueens", body)
-
-
-@api.post("/tour", tags=[search_tag], responses={200: schemas.TourResponse, **BUSY_RESPONSES})
-def tour(body: schemas.TourRequest):
-    """A knight's tour, open or closed, by Warnsdorff's rule or plain DFS."""
-    return _solve("tour", body)
-
-
-@api.post("/path", tags=[search_tag], responses={200: schemas.PathResponse, **BUSY_RESPONSES})
-def path(body: schemas.PathRequest):
-    """Shortest knight path to any goal around blocked squares and enemy attacks."""
-    return _solve("path", body)
-
-
-@api.post("/jobs", tags=[jobs_tag], responses={202: schemas.JobResponse, 429: schemas.ProblemDetail, **PROBLEM_RESPONSES})
-def submit_job(body: schemas.JobRequest):
+@api.post("/jobs", tags=[TAGS["jobs"]], responses={202: schemas.JobResponse, 429: schemas.ProblemDetail, **PROBLEM_RESPONSES})
+def submit_job(body: JobRequest):
     """Queue a solve; poll `GET /jobs/{id}` (the `Location` header) for its result."""
     context = _context()
     kind, request = body.root.kind, body.root.params
-    inputs.check(kind, request)
+    KINDS[kind].to_call(request)  # squares off the board are a 422 now, not a failed job later
     if context.store.count_jobs("queued") >= context.settings.max_queued_jobs:
         raise ServiceBusy(429, "the job queue is full; retry later", 10)
     job = context.store.add_job(kind, request.model_dump(mode="json", exclude_none=True))
@@ -111,14 +95,14 @@ def submit_job(body: schemas.JobRequest):
     return job, 202, {"Location": url_for("api.get_job", job_id=job["id"])}
 
 
-@api.get("/jobs", tags=[jobs_tag], responses={200: schemas.JobList, **PROBLEM_RESPONSES})
+@api.get("/jobs", tags=[TAGS["jobs"]], responses={200: schemas.JobList, **PROBLEM_RESPONSES})
 def list_jobs(query: schemas.JobQuery):
     """Recent jobs, newest first."""
     return {"jobs": _context().store.jobs(query.limit, query.status)}
 
 
 @api.get(
-    "/jobs/<job_id>", tags=[jobs_tag],
+    "/jobs/<job_id>", tags=[TAGS["jobs"]],
     responses={200: schemas.JobResponse, 404: schemas.ProblemDetail, 422: schemas.ProblemDetail},
 )
 def get_job(path: schemas.JobPath):
@@ -130,7 +114,7 @@ def get_job(path: schemas.JobPath):
 
 
 @api.delete(
-    "/jobs/<job_id>", tags=[jobs_tag],
+    "/jobs/<job_id>", tags=[TAGS["jobs"]],
     responses={
         200: schemas.JobResponse, 404: schemas.ProblemDetail, 409: schemas.ProblemDetail, 422: schemas.ProblemDetail,
     },
@@ -150,13 +134,13 @@ def _not_found(job_id: str):
     return problem(404, f"no job with id {job_id!r}")
 
 
-@api.get("/runs", tags=[meta_tag], responses={200: schemas.RunList, **PROBLEM_RESPONSES})
+@api.get("/runs", tags=[TAGS["service"]], responses={200: schemas.RunList, **PROBLEM_RESPONSES})
 def runs(query: schemas.RunQuery):
     """Every solve the service ran, newest first, with its time (seed 002's recorded runs)."""
     return {"runs": _context().store.runs(query.limit, query.kind)}
 
 
-@api.get("/health", tags=[meta_tag], responses={200: schemas.Health})
+@api.get("/health", tags=[TAGS["service"]], responses={200: schemas.Health})
 def health():
     """Liveness; solver slots in all, and in use by this server process; queued and running
     jobs of all processes."""

@@ -1,0 +1,89 @@
+"""The HTTP layer's own models: responses (they document every answer in the OpenAPI
+document) and the query and path parameters of the job and run listings."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from chessdom.api.kinds import KINDS
+from chessdom.api.requests import MAX_LISTED_PAIRS, Integer, StrictModel
+
+
+class VerifyResponse(BaseModel):
+    pieces: int
+    dominating: bool
+    independent: bool
+    total: bool
+    undominated: list[str]
+    attacking_pairs: list[list[str]] = Field(description=f"the first {MAX_LISTED_PAIRS:,} pairs, in square order")
+    attacking_pair_count: int
+
+
+JobStatus = Literal["queued", "running", "succeeded", "failed", "canceled"]
+
+
+class JobResponse(BaseModel):
+    id: str
+    kind: str
+    status: JobStatus
+    params: dict[str, Any]
+    result: dict[str, Any] | None
+    error: str | None
+    created_at: float
+    started_at: float | None
+    finished_at: float | None
+
+
+class JobList(BaseModel):
+    jobs: list[JobResponse]
+
+
+class JobQuery(StrictModel):
+    model_config = ConfigDict(extra="forbid", strict=False)
+    limit: Integer(1, 1000) = 100
+    status: JobStatus | None = None
+
+
+class JobPath(BaseModel):
+    job_id: Annotated[str, Field(max_length=64)]
+
+
+class Run(BaseModel):
+    id: int
+    kind: str
+    problem: dict[str, Any]
+    method: str | None
+    status: str | None
+    value: int | None
+    wall_time: float | None
+    cached: bool
+    created_at: float
+
+
+class RunList(BaseModel):
+    runs: list[Run]
+
+
+class RunQuery(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    limit: Integer(1, 10_000) = 200
+    kind: Literal[tuple(KINDS)] | None = None
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+    version: str
+    solver_slots: int
+    solvers_busy: int
+    jobs_queued: int
+    jobs_running: int
+
+
+class ProblemDetail(BaseModel):
+    type: str
+    title: str
+    status: int
+    detail: str
+    errors: list[dict[str, str]] | None = None

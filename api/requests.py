@@ -1,0 +1,189 @@
+"""Request models: they validate every request (unknown fields rejected) and generate the
+OpenAPI document; limits are part of the schema, so the docs say them. Vocabularies and
+engine limits come from the library; only the service's own limits (how long a request
+may run) are set here."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+
+from chessdom.chessboard import VARIANT_OBJECTIVES, Board, Piece
+from chessdom.models import MAX_SIDE as MODEL_MAX_SIDE
+from chessdom.models import NQUEENS_MAX_SIZE as CPSAT_NQUEENS_MAX_SIZE
+from chessdom.models import NQUEENS_MODES, SOLVERS
+from chessdom.native_search import HEURISTICS, MAX_LOOKAHEAD, PATH_METHODS, TIE_BREAKS, TOUR_METHODS
+
+SEARCH_MAX_SIDE = 1000
+SYNC_MAX_TIME_LIMIT = 60.0
+JOB_MAX_TIME_LIMIT = 3600.0
+SYNC_MAX_NODES = 5_000_000
+# Measured here: backtracking's first solution takes 13.5 s at n = 28 and 208 s at n = 30;
+# counting takes 5 s at n = 14 and classes 0.1 s at n = 11.
+# k queens on one line attack in k(k−1)/2 pairs: list only this many, count them all.
+MAX_LISTED_PAIRS = 10_000
+NQUEENS_MAX_BACKTRACKING = 29
+NQUEENS_MAX_COUNT = 14
+NQUEENS_MAX_CLASSES = 11
+JOB_MAX_NODES = 500_000_000
+
+def _integral(value):
+    """JSON Schema's "integer" includes 12.0; strict ints alone would reject it."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def Integer(low: int, high: int, **field):  # noqa: N802 - used like a type
+    """An integer in low…high. The bounds come before the validator, so that the JSON
+    schema publishes them as ``minimum`` and ``maximum``."""
+    return Annotated[int, Field(ge=low, le=high, **field), BeforeValidator(_integral)]
+
+PieceName = Literal[tuple(piece.value for piece in Piece)]
+SquareName = Annotated[str, Field(pattern=r"^[A-Za-z]{1,4}[1-9][0-9]{0,4}$", examples=["a1"])]
+Seed = Integer(0, 2**31 - 1, strict=True, description="random seed of the solver or search")
+
+
+class StrictModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def _one_board_form(schema: dict) -> None:
+    # Say in the schema what the validator enforces, so clients and fuzzers know it.
+    schema["oneOf"] = [
+        {"required": ["size"], "not": {"anyOf": [{"required": ["rows"]}, {"required": ["cols"]}]}},
+        {"required": ["rows", "cols"], "not": {"required": ["size"]}},
+    ]
+
+
+
+class ModelBoard(StrictModel):
+    """A board given as ``size`` (square) or as ``rows`` and ``cols``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=_one_board_form)
+    # Typed ``int`` with a None default: leaving a side out is fine, sending null is not.
+    size: Integer(1, MODEL_MAX_SIDE) = None
+    rows: Integer(1, MODEL_MAX_SIDE) = None
+    cols: Integer(1, MODEL_MAX_SIDE) = None
+
+    @model_validator(mode="after")
+    def _one_board(self):
+        if self.size is not None and (self.rows is not None or self.cols is not None):
+            raise ValueError("give either size, or rows and cols, not both")
+        if self.size is None and (self.rows is None or self.cols is None):
+            raise ValueError("give size, or both rows and cols")
+        return self
+
+    @property
+    def board(self) -> Board:
+        return Board.square(self.size) if self.size is not None else Board(self.rows, self.cols)
+
+
+class SearchBoard(ModelBoard):
+    size: Integer(1, SEARCH_MAX_SIDE) = None
+    rows: Integer(1, SEARCH_MAX_SIDE) = None
+    cols: Integer(1, SEARCH_MAX_SIDE) = None
+
+
+TimeLimit = Annotated[float, Field(gt=0, le=SYNC_MAX_TIME_LIMIT, strict=False, description="seconds")]
+JobTimeLimit = Annotated[float, Field(gt=0, le=JOB_MAX_TIME_LIMIT, strict=False, description="seconds")]
+
+
+class PlacementRequest(ModelBoard):
+    piece: PieceName
+    solver: Literal[SOLVERS] = "auto"
+    time_limit: TimeLimit = 10.0
+    count: bool = Field(False, description="also count optimal placements, and up to symmetry")
+    seed: Seed = 0
+    use_theorems: bool = Field(False, description="allow a cited theorem as the proof of the bound")
+
+
+class IndependenceRequest(PlacementRequest):
+    """A solve stopped by `time_limit` returns the largest verified set with `optimal: false`."""
+
+
+class DominationRequest(PlacementRequest):
+    """`variant`: `plain` (γ), `independent` (i) or `total` (γt). A solve stopped by
+    `time_limit` returns the best verified placement with `optimal: false`."""
+
+    variant: Literal[tuple(VARIANT_OBJECTIVES)] = "plain"
+
+
+class VerifyRequest(SearchBoard):
+    piece: PieceName
+    squares: list[SquareName] = Field(max_length=SEARCH_MAX_SIDE * SEARCH_MAX_SIDE)
+
+
+class NQueensRequest(StrictModel):
+    size: Integer(1, max(CPSAT_NQUEENS_MAX_SIZE, NQUEENS_MAX_BACKTRACKING))
+    mode: Literal[NQUEENS_MODES] = "first"
+    method: Literal["backtracking", "cpsat"] = "backtracking"
+    up_to_symmetry: bool = Field(False, description=f"with mode count: also count classes (size ≤ {NQUEENS_MAX_CLASSES})")
+    time_limit: TimeLimit = 10.0
+    trace: bool = Field(False, description="with backtracking and mode first: the search's steps")
+
+    @model_validator(mode="after")
+    def _countable(self):
+        if self.mode == "count" and self.size > NQUEENS_MAX_COUNT:
+            raise ValueError(f"counting is limited to size ≤ {NQUEENS_MAX_COUNT}")
+        if self.mode == "first" and self.method == "backtracking" and self.size > NQUEENS_MAX_BACKTRACKING:
+            raise ValueError(f"plain backtracking is limited to size ≤ {NQUEENS_MAX_BACKTRACKING}; use method cpsat")
+        if self.method == "cpsat" and self.size > CPSAT_NQUEENS_MAX_SIZE:
+            raise ValueError(f"the CP-SAT model is limited to size ≤ {CPSAT_NQUEENS_MAX_SIZE}")
+        if self.up_to_symmetry and self.size > NQUEENS_MAX_CLASSES:
+            raise ValueError(f"counting up to symmetry is limited to size ≤ {NQUEENS_MAX_CLASSES}")
+        return self
+
+
+class TourRequest(SearchBoard):
+    start: SquareName = Field(None, description="default a1")
+    closed: bool = False
+    method: Literal[TOUR_METHODS] = "warnsdorff"
+    tie_break: Literal[TIE_BREAKS] = "pohl"
+    lookahead: Integer(0, MAX_LOOKAHEAD) = 0
+    backtracking: bool = True
+    node_limit: Integer(1, SYNC_MAX_NODES) = 1_500_000
+    seed: Seed = 0
+    trace: bool = False
+
+
+class Enemy(StrictModel):
+    piece: PieceName
+    square: SquareName
+
+
+class PathRequest(SearchBoard):
+    start: SquareName
+    goals: list[SquareName] = Field(min_length=1, max_length=SEARCH_MAX_SIDE * SEARCH_MAX_SIDE)
+    blocked: list[SquareName] = Field(default_factory=list, max_length=SEARCH_MAX_SIDE * SEARCH_MAX_SIDE)
+    enemies: list[Enemy] = Field(default_factory=list, max_length=10_000)
+    method: Literal[PATH_METHODS] = "astar"
+    heuristic: Literal[tuple(HEURISTICS)] = "knight"
+    trace: bool = False
+
+
+# Jobs take the same parameters with longer limits.
+class DominationJob(DominationRequest):
+    time_limit: JobTimeLimit = 60.0
+
+
+class IndependenceJob(IndependenceRequest):
+    time_limit: JobTimeLimit = 60.0
+
+
+class NQueensJob(NQueensRequest):
+    time_limit: JobTimeLimit = 60.0
+
+
+class TourJob(TourRequest):
+    node_limit: Integer(1, JOB_MAX_NODES) = 1_500_000
+
+
+class FieldError(Exception):
+    """A request field whose value is well-typed but wrong for this board or problem."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+        self.message = message

@@ -1,0 +1,78 @@
+"""The answers of the problem kinds, as documented in the OpenAPI document."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from chessdom.chessboard import Status
+from chessdom.native_search import PATH_STATUSES, TOUR_STATUSES
+
+
+class SolverInfo(BaseModel):
+    name: str
+    version: str
+    params: dict[str, Any]
+
+
+class Literature(BaseModel):
+    value: int
+    source: str
+    agrees: bool | None
+
+
+class Count(BaseModel):
+    solutions: int
+    up_to_symmetry: int
+    exact: bool
+
+
+class PlacementResponse(BaseModel):
+    problem: dict[str, Any]
+    status: Literal[tuple(status.value for status in Status)]
+    value: int | None
+    lower_bound: int | None
+    upper_bound: int | None
+    optimal: bool
+    placement: list[str]
+    verified: bool
+    proof: str | None
+    solver: SolverInfo
+    wall_time: float
+    literature: Literature | None
+    count: Count | None
+    cached: bool = False
+
+
+class NQueensResponse(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    size: int
+    method: str
+    solution: list[str] | None
+    count: int | None
+    up_to_symmetry: int | None
+    nodes: int | None
+    wall_time: float
+    verified: bool
+    trace: list[dict[str, Any]] | None = None
+
+
+class TourResponse(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    status: Literal[TOUR_STATUSES]
+    path: list[str] | None
+    nodes: int
+    wall_time: float
+    reason: str | None = None
+    trace: list[dict[str, Any]] | None = None
+
+
+class PathResponse(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    status: Literal[PATH_STATUSES]
+    path: list[str] | None
+    length: int | None
+    nodes_expanded: int
+    optimal: bool
+    trace: list[dict[str, Any]] | None = None
