@@ -54,8 +54,9 @@ for _kind in KINDS.values():
 
 @api.post("/verify", tags=[TAGS["placement"]], responses={200: schemas.VerifyResponse, **PROBLEM_RESPONSES})
 def verify(body: VerifyRequest):
-    """Check a placement with the independent checker. At most the first
-    10,000 attacking pairs are listed; `attacking_pair_count` counts them all."""
+    """Check a placement with the independent checker.
+
+    At most the first 10,000 attacking pairs are listed; `attacking_pair_count` counts them all."""
     board = body.board
     placed = squares(board, body.squares, "squares")
     _reject_repeats(body.squares)
