@@ -132,27 +132,27 @@ def _check(directory: Path, engine: str, verdict: Verdict) -> None:
     verdict.steps["manifest"] = True
 
     if bound != refuted_bound(objective, value):
-        verdict.fail("bound", f"refuting {bound} does not prove the optimum {value} "
+        verdict.fail("bound and claim", f"refuting {bound} does not prove the optimum {value} "
                               f"(that needs {refuted_bound(objective, value)})")
         return
     verdict.claim = claim(problem, bound)
     if manifest.get("claim") != verdict.claim:
-        verdict.fail("claim", f"the manifest says {manifest.get('claim')!r}; the refuted formula says {verdict.claim!r}")
+        verdict.fail("bound and claim", f"the manifest says {manifest.get('claim')!r}; the refuted formula says {verdict.claim!r}")
         return
-    verdict.steps["bound"] = True
+    verdict.steps["bound and claim"] = True
 
     for name, entry in (("formula", FORMULA), ("proof", PROOF)):
-        path = directory / entry
+        path, step = directory / entry, f"{entry} hash"
         if not path.is_file():
-            verdict.fail(name, f"{entry} is missing")
+            verdict.fail(step, f"{entry} is missing")
             return
         size, digest = _sha256(path)
         listed = manifest.get(name, {})
         if (size, digest) != (listed.get("bytes"), listed.get("sha256")):
-            verdict.fail(name, f"{entry} has {size} bytes and SHA-256 {digest}; the manifest lists "
+            verdict.fail(step, f"{entry} has {size} bytes and SHA-256 {digest}; the manifest lists "
                                f"{listed.get('bytes')} bytes and {listed.get('sha256')}")
             return
-        verdict.steps[name] = True
+        verdict.steps[step] = True
 
     try:
         expected = rebuild_formula(problem, bound, encoding)
@@ -175,9 +175,9 @@ def _check(directory: Path, engine: str, verdict: Verdict) -> None:
 
     reason = _check_proof(expected, directory / PROOF, engine)
     if reason is not None:
-        verdict.fail("proof", reason)
+        verdict.fail("DRAT refutation", reason)
         return
-    verdict.steps["proof"] = True
+    verdict.steps["DRAT refutation"] = True
     verdict.ok = True
 
 
