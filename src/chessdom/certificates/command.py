@@ -38,6 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Check and print the verdict: exit status 0 verified, 1 rejected. Raises ValueError
+    for a target that is neither a directory nor a fetchable URL, or a missing engine."""
     target = args.target
     try:
         if target.startswith(("http://", "https://")):
@@ -47,14 +49,11 @@ def run(args: argparse.Namespace) -> int:
         elif Path(target).is_dir():
             verdict = check_certificate(target, engine=args.engine)
         else:
-            print(f"error: {target} is neither a directory nor an http(s) URL", file=sys.stderr)
-            return USAGE_ERROR
+            raise ValueError(f"{target} is neither a directory nor an http(s) URL")
     except CheckerUnavailable as error:
-        print(f"error: {error}", file=sys.stderr)
-        return USAGE_ERROR
+        raise ValueError(str(error)) from None
     except OSError as error:  # requests' errors are OSErrors too
-        print(f"error: could not fetch {target}: {error}", file=sys.stderr)
-        return USAGE_ERROR
+        raise ValueError(f"could not fetch {target}: {error}") from None
     if args.json:
         print(json.dumps(verdict.to_dict()))
     else:
@@ -71,4 +70,8 @@ def run(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m chessdom.certificates", description=__doc__)
     add_arguments(parser)
-    return run(parser.parse_args(argv))
+    try:
+        return run(parser.parse_args(argv))
+    except ValueError as error:
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return USAGE_ERROR
