@@ -6,6 +6,7 @@ caller's (:mod:`chessdom.certify`): nothing here may vouch for its own output.""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +19,9 @@ PROOF_FILE = "proof.drat"
 MAX_PROOF_BYTES = 128 * 1024 * 1024
 """dratify peaks at about 11–15× the proof's size (measured: 893 MB for the 59 MB proof
 of γ(Q_12) > 5), so 128 MiB keeps a check under about 2 GB."""
+MAX_SQUARES = 1024
+"""Larger boards are not certified: their formulas take seconds to build, uninterruptibly,
+and the plain formula's refutations are out of reach long before (γ(Q_12) takes 10 s)."""
 
 
 class CertificateUnavailable(Exception):
@@ -58,7 +62,10 @@ def refute(
     refute, or the run hits ``time_limit`` or ``max_proof_bytes``. Raises RuntimeError
     when the plain formula is satisfiable: the optimum was wrong, which is a bug.
     """
+    started = time.monotonic()
     bound = refuted_bound(problem, value)
+    if problem.board.num_squares > MAX_SQUARES:
+        raise CertificateUnavailable(f"boards of more than {MAX_SQUARES} squares are not certified")
     if bound > problem.board.num_squares:
         raise CertificateUnavailable(
             f"every square holds a piece: no set of {bound} exists on the {problem.board}, nothing to refute"
@@ -66,7 +73,10 @@ def refute(
     formula = plain_formula(problem, bound, encoding)
     formula_path, proof_path = directory / FORMULA_FILE, directory / PROOF_FILE
     formula.write_dimacs(formula_path)
-    run = log_proof(formula_path, proof_path, time_limit=time_limit, max_proof_bytes=max_proof_bytes)
+    if time_limit is not None:
+        time_limit -= time.monotonic() - started
+    run = log_proof(formula_path, proof_path, time_limit=max(time_limit, 0.0) if time_limit is not None else None,
+                    max_proof_bytes=max_proof_bytes)
     if run.status == "unsat":
         return Refutation(bound, encoding, formula.variables, len(formula.clauses), run)
     proof_path.unlink(missing_ok=True)

@@ -182,3 +182,9 @@ def test_a_manifest_whose_words_overstate_the_proof_is_rejected(queens7):
     manifest["claim"] = "no 4 or fewer queens dominate the 7×7 board"
     (queens7 / "manifest.json").write_text(json.dumps(manifest))
     assert check_certificate(queens7).reason.startswith("bound and claim")
+
+
+def test_boards_beyond_the_certified_size_say_so(tmp_path):
+    result = solve_placement("king", "32x33", time_limit=30)
+    with pytest.raises(CertificateUnavailable, match="more than 1024 squares"):
+        certify(result, tmp_path, time_limit=30)
