@@ -30,6 +30,7 @@ FAMILIES = {
     "queen-domination": [(Piece.QUEEN, Objective.DOMINATION, Board.square(n)) for n in range(6, 13)],
     "knight-domination": [(Piece.KNIGHT, Objective.DOMINATION, Board.square(n)) for n in range(6, 13)],
     "queen-independent": [(Piece.QUEEN, Objective.INDEPENDENT_DOMINATION, Board.square(n)) for n in range(6, 12)],
+    "king-domination": [(Piece.KING, Objective.DOMINATION, Board.square(n)) for n in (8, 12, 16, 20)],
     "rectangles": [
         (Piece.KING, Objective.DOMINATION, Board(8, 11)),
         (Piece.ROOK, Objective.TOTAL_DOMINATION, Board(7, 9)),

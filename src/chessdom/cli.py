@@ -365,15 +365,17 @@ def _add_nqueens(commands) -> None:
 
 
 def _add_certificate(commands) -> None:
+    import chessdom.certificates
     from chessdom.certificates import command
 
+    description = inspect.getdoc(chessdom.certificates)
     parser = commands.add_parser(
         "certificate", help="check a certificate: rebuild its formula, check hashes, witness and DRAT proof",
-        description=_first_paragraph(command),
+        description=description, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=_Parser)
     check = actions.add_parser("check", help="check a certificate directory or URL; exit status 1 if rejected",
-                               description=_first_paragraph(command))
+                               description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     command.add_arguments(check)
     check.set_defaults(handler=command.run)
 
