@@ -72,11 +72,14 @@ def _placement_call(kind: str, variant: str, request: requests.PlacementRequest)
     options = {"solver": request.solver, "count": request.count, "seed": request.seed,
                "use_theorems": request.use_theorems}
     # Everything that shapes the answer or its provenance is in the key; the time limit is
-    # not: a proven optimum is the same whatever limit it was proved within.
+    # not: a proven optimum is the same whatever limit it was proved within. A certified
+    # answer is never cached: its certificate expires with the retention.
     key = "placement:" + json.dumps({**problem.to_dict(), **options}, sort_keys=True, separators=(",", ":"))
+    arguments = {"problem": problem, "time_limit": request.time_limit, **options}
+    if request.certify:
+        arguments["certify"] = True
     return Call(
-        kind, tasks.placement, {"problem": problem, "time_limit": request.time_limit, **options},
-        request.time_limit, key, problem.to_dict(),
+        kind, tasks.placement, arguments, request.time_limit, None if request.certify else key, problem.to_dict(),
     )
 
 

@@ -97,6 +97,12 @@ class PlacementRequest(ModelBoard):
     count: bool = Field(False, description="also count optimal placements, and up to symmetry")
     seed: Seed = 0
     use_theorems: bool = Field(False, description="allow a cited theorem as the proof of the bound")
+    certify: bool = Field(
+        False,
+        description="with an optimal answer, also a certificate of its bound: the plain formula and a DRAT "
+                    "refutation, accepted by an independent checker before `checked: true`; it shares the time "
+                    "limit with the solve; certified answers are not served from the cache",
+    )
 
 
 class IndependenceRequest(PlacementRequest):

@@ -28,6 +28,18 @@ class Count(BaseModel):
     exact: bool
 
 
+class Certificate(BaseModel):
+    """A certificate of the bound (README: "Checking a result yourself")."""
+
+    id: str
+    manifest: str
+    formula: str
+    proof: str
+    checked: bool
+    """True only after the independent checker accepted the certificate."""
+    checker: dict[str, Any]
+
+
 class PlacementResponse(BaseModel):
     problem: dict[str, Any]
     status: Literal[tuple(status.value for status in Status)]
@@ -43,6 +55,9 @@ class PlacementResponse(BaseModel):
     literature: Literature | None
     count: Count | None
     cached: bool = False
+    certificate: Certificate | None = None
+    """With ``certify``: the certificate, or null with ``certificate_unavailable`` saying why."""
+    certificate_unavailable: str | None = None
 
 
 class NQueensResponse(BaseModel):

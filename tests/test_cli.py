@@ -10,7 +10,7 @@ import pytest
 
 from chessdom.cli import main
 
-SUBCOMMANDS = ("serve", "compare", "solve", "tour", "path", "nqueens")
+SUBCOMMANDS = ("serve", "compare", "solve", "tour", "path", "nqueens", "certificate")
 
 
 def run(capsys, *argv):

@@ -11,6 +11,7 @@ from werkzeug.exceptions import BadRequest
 
 from chessdom.store import Store
 
+from chessdom.api.http.certificates import certificates
 from chessdom.api.http.docs import register_docs
 from chessdom.api.http.errors import problem, register_error_handlers, validation_problem
 from chessdom.api.http.lab import lab
@@ -78,6 +79,7 @@ def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
         return None
 
     app.register_api(api)
+    app.register_api(certificates)
     app.register_blueprint(lab)
     register_docs(app)
     return app

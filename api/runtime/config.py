@@ -31,6 +31,9 @@ class Settings:
     """A running job whose heartbeat is older than this many seconds is requeued."""
     kill_grace: float = 10.0
     """Seconds past a solve's own time limit before its worker process is killed."""
+    retention: float = 30 * 24 * 3600.0
+    """Seconds a certificate is kept in ``data_dir/certificates`` (``CHESSDOM_RETENTION``);
+    older ones are removed when the service starts."""
 
     @classmethod
     def from_env(cls, **overrides) -> Settings:
@@ -39,7 +42,8 @@ class Settings:
         settings = cls()
         values = {}
         values["data_dir"] = data_dir_from_env()
-        for name, kind in (("solver_slots", int), ("max_queued_jobs", int), ("max_body_bytes", int)):
+        for name, kind in (("solver_slots", int), ("max_queued_jobs", int), ("max_body_bytes", int),
+                           ("retention", float)):
             key = f"CHESSDOM_{name.upper()}"
             if key in env:
                 values[name] = kind(env[key])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from chessdom.store import Store
 
@@ -64,6 +65,8 @@ class SolveService:
         return {**cached, "cached": True}
 
     def _run(self, call: Call, time_limit: float | None, should_cancel: Callable[[], bool] | None) -> dict:
+        if call.arguments.get("certify"):  # certificates are kept in the data directory
+            call = replace(call, arguments={**call.arguments, "data_dir": self.store.path.parent})
         deadline = time.monotonic() + time_limit + self.kill_grace if time_limit is not None else None
         try:
             result = self.pool.run(call, deadline=deadline, should_cancel=should_cancel)

@@ -3,12 +3,53 @@ were converted from the request at the edge (see :mod:`chessdom.api.kinds`)."""
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
+
 from chessdom import models, native_search
-from chessdom.chessboard import PlacementProblem
+from chessdom.certificate_store import CertificateStore
+from chessdom.certify import certify as certify_result
+from chessdom.chessboard import PlacementProblem, PlacementResult
+from chessdom.models.certificate import CertificateUnavailable
 
 
-def placement(problem: PlacementProblem, **options) -> dict:
-    return models.solve(problem, **options).to_dict()
+def placement(
+    problem: PlacementProblem, *, time_limit: float | None = None, certify: bool = False,
+    data_dir: Path | None = None, **options,
+) -> dict:
+    """The solve's answer; with ``certify``, a certificate stored under ``data_dir`` (which
+    the service supplies) within what is left of ``time_limit``."""
+    started = time.monotonic()
+    result = models.solve(problem, time_limit=time_limit, **options)
+    answer = result.to_dict()
+    if certify:
+        remaining = None if time_limit is None else time_limit - (time.monotonic() - started)
+        answer.update(_certificate(result, CertificateStore(data_dir), remaining))
+    return answer
+
+
+def _certificate(result: PlacementResult, store: CertificateStore, time_limit: float | None) -> dict:
+    if time_limit is not None and time_limit <= 0:
+        return {"certificate": None, "certificate_unavailable": "the solve used the whole time limit"}
+    certificate_id, staged = store.stage()
+    try:
+        manifest = certify_result(result, staged, time_limit=time_limit)
+    except CertificateUnavailable as reason:
+        store.discard(staged)
+        return {"certificate": None, "certificate_unavailable": str(reason)}
+    except BaseException:
+        store.discard(staged)
+        raise
+    store.publish(certificate_id, staged)
+    url = f"/certificates/{certificate_id}"
+    check = dict(manifest["check"])
+    return {
+        "certificate": {
+            "id": certificate_id, "manifest": url, "formula": f"{url}/formula.cnf", "proof": f"{url}/proof.drat",
+            "checked": check.pop("checked"), "checker": check,
+        },
+        "certificate_unavailable": None,
+    }
 
 
 def nqueens(size: int, mode: str, method: str, up_to_symmetry: bool, time_limit: float, trace: bool) -> dict:

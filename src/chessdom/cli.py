@@ -12,7 +12,11 @@ import importlib
 import inspect
 import json
 import os
+import shutil
 import sys
+import tempfile
+import time
+from pathlib import Path
 
 from chessdom import library
 from chessdom.chessboard import PLACEMENT_VARIANTS, Board, Piece, parse_square, render_text
@@ -118,6 +122,9 @@ def _diagram(board: Board, **drawn) -> str:
 
 
 def _solve(args: argparse.Namespace) -> int:
+    if args.certify is not None and args.certify.exists() and any(args.certify.iterdir()):
+        raise UsageError(f"argument --certify: {args.certify} is not empty")
+    started = time.monotonic()
     result = library.solve_placement(
         args.piece,
         args.size,
@@ -128,11 +135,52 @@ def _solve(args: argparse.Namespace) -> int:
         seed=args.seed,
         use_theorems=args.use_theorems,
     )
+    answer = result.to_dict()
+    if args.certify is not None:
+        remaining = None if args.time_limit is None else args.time_limit - (time.monotonic() - started)
+        answer.update(_certificate(result, args.certify, remaining, args.max_proof_mb))
     if args.json:
-        _print_json(result.to_dict())
+        _print_json(answer)
     else:
         print(result)
-    return 0
+        if args.certify is not None:
+            certificate = answer["certificate"]
+            if certificate is None:
+                print(f"certificate unavailable: {answer['certificate_unavailable']}")
+            else:
+                check = certificate["checker"]
+                status = f"checked by {check['name']} {check['version']} ({check['engine']}) in {check['seconds']:.2f} s" \
+                    if certificate["checked"] else f"NOT checked: {check['verdict']}"
+                print(f"certificate in {certificate['directory']}: {certificate['claim']}; {status}")
+    # A script that asked for a certificate should not go on without one.
+    certified = args.certify is None or (answer["certificate"] or {}).get("checked", False)
+    return 0 if certified else 1
+
+
+def _certificate(result, directory: Path, time_limit: float | None, max_proof_mb: int) -> dict:
+    """Certify into ``directory``: written beside it and moved into place only when complete."""
+    from chessdom.certify import CertificateUnavailable, certify
+
+    if time_limit is not None and time_limit <= 0:
+        return {"certificate": None, "certificate_unavailable": "the solve used the whole time limit"}
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    staged = Path(tempfile.mkdtemp(prefix=f".{directory.name}-", dir=directory.parent))
+    try:
+        manifest = certify(result, staged, time_limit=time_limit, max_proof_bytes=max_proof_mb * 2**20)
+    except CertificateUnavailable as reason:
+        return {"certificate": None, "certificate_unavailable": str(reason)}
+    finally:
+        if not (staged / "manifest.json").exists():
+            shutil.rmtree(staged, ignore_errors=True)
+    if directory.exists():
+        directory.rmdir()  # checked empty before the solve
+    staged.rename(directory)
+    check = dict(manifest["check"])
+    return {
+        "certificate": {"directory": str(directory), "claim": manifest["claim"], "checked": check.pop("checked"),
+                        "checker": check},
+        "certificate_unavailable": None,
+    }
 
 
 def _add_solve(commands) -> None:
@@ -154,6 +202,11 @@ def _add_solve(commands) -> None:
     parser.add_argument("--count", action="store_true", help="also count the optimal placements, and up to symmetry")
     parser.add_argument("--seed", type=_integer(0), default=0, help="CP-SAT's random seed; default %(default)s")
     parser.add_argument("--use-theorems", action="store_true", help="allow a cited theorem to prove the bound")
+    parser.add_argument("--certify", type=Path, metavar="DIR",
+                        help="write a certificate of the bound into DIR (new or empty): formula.cnf, proof.drat and "
+                             "manifest.json, checked by the independent checker; exit status 1 when none is made")
+    parser.add_argument("--max-proof-mb", type=_integer(1), default=128, metavar="MB",
+                        help="with --certify: give up on proofs larger than this; default %(default)s")
     _add_json(parser, "POST /domination")
     parser.set_defaults(handler=_solve)
 
@@ -308,6 +361,25 @@ def _add_nqueens(commands) -> None:
     parser.set_defaults(handler=_nqueens)
 
 
+# ---- certificate ----------------------------------------------------------------------
+
+
+def _add_certificate(commands) -> None:
+    import chessdom.certificates
+    from chessdom.certificates import command
+
+    description = inspect.getdoc(chessdom.certificates)
+    parser = commands.add_parser(
+        "certificate", help="check a certificate: rebuild its formula, check hashes, witness and DRAT proof",
+        description=description, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=_Parser)
+    check = actions.add_parser("check", help="check a certificate directory or URL; exit status 1 if rejected",
+                               description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    command.add_arguments(check)
+    check.set_defaults(handler=command.run)
+
+
 # ---- the command ----------------------------------------------------------------------
 
 
@@ -320,6 +392,7 @@ def parser() -> argparse.ArgumentParser:
     _add_tour(commands)
     _add_path(commands)
     _add_nqueens(commands)
+    _add_certificate(commands)
     return root
 
 
