@@ -60,7 +60,8 @@ def parser(prog: str = "chessdom compare") -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=FORMATS, default="markdown")
     parser.add_argument("--columns", help="methods and measures to show, in order: e.g. cpsat,sat,value,seconds "
                         "(default: every method, the kind's usual measures)")
-    parser.add_argument("--caption", help="latex: the table's caption (puts it in a table environment)")
+    parser.add_argument("--caption",
+                        help="latex: the table's caption, as LaTeX (puts the table in a table environment)")
     parser.add_argument("--label", help="latex: the table's \\label")
     parser.add_argument("--out", type=Path, help="write the table here instead of standard output")
     parser.add_argument("--plot", type=Path, metavar="FILE", help="draw the figure into FILE.png (300 dpi), "

@@ -58,6 +58,8 @@ class SweepOptions:
         data = asdict(self)
         data["boards"] = [f"{board.rows}x{board.cols}" for board in self.boards]
         data["pieces"] = [piece.value for piece in self.pieces]
+        data["variants"] = list(self.variants)
+        data["starts"] = list(self.starts) if self.starts is not None else None
         return {name: data[name] for name in ("kind", "boards", *PARAMETERS[self.kind], "seed")}
 
 

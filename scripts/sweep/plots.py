@@ -7,6 +7,7 @@ are drawn as lines. matplotlib is an optional extra, imported only when a plot i
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,7 @@ PIECE_MARKERS = {"queen": "o", "rook": "s", "bishop": "^", "knight": "D", "king"
 N-Queens places queens)."""
 
 REFERENCE = "#555555"
+HOLLOW_EDGE = 1.0
 BASE_STYLE = {
     "font.size": 8, "axes.titlesize": 8, "axes.labelsize": 8, "legend.fontsize": 7, "figure.titlesize": 9,
     "xtick.labelsize": 7, "ytick.labelsize": 7, "lines.linewidth": 1.2, "lines.markersize": 4,
@@ -72,7 +74,18 @@ def check_style(styles: tuple[str, ...]) -> None:
 
 
 def draw(records: list[dict], panel: Panel, meta: dict, path: Path, styles: tuple[str, ...] = ()) -> None:
-    matplotlib = _matplotlib()
+    """The figure into ``path`` (.png at 300 dpi, .pdf or .svg), with chessdom's style
+    under the user's ``styles`` and the provenance in the file's metadata."""
+    with _matplotlib().style.context([BASE_STYLE, *styles]):
+        figure = build(records, panel, meta)
+        # PNG takes any text key, SVG and PDF only their fixed ones; the provenance goes in each.
+        key = {".pdf": "Subject", ".svg": "Description", ".png": "Description"}[path.suffix.lower()]
+        figure.savefig(path, metadata={"Title": meta["command"], key: json.dumps(meta)})
+
+
+def build(records: list[dict], panel: Panel, meta: dict):
+    """The matplotlib Figure, drawn with the current style."""
+    _matplotlib()
     from matplotlib.figure import Figure
 
     facets = list(dict.fromkeys((record.get("piece"), record.get("variant")) for record in records))
@@ -83,37 +96,44 @@ def draw(records: list[dict], panel: Panel, meta: dict, path: Path, styles: tupl
     # Square sweeps read against n; others against each board in sweep order, labelled rows×cols.
     x_of = (lambda record: record["rows"]) if square else (lambda record: boards.index((record["rows"],
                                                                                         record["cols"])))
-    with matplotlib.style.context([BASE_STYLE, *styles]):
-        figure = Figure(figsize=(0.6 + 2.5 * len(variants) + 1.9, 0.5 + 3.3 * len(pieces)), layout="constrained")
-        grid = figure.subfigures(len(pieces), len(variants), squeeze=False)
-        shared: dict = {}
-        for (piece, variant), subfigure in zip(facets, (grid[pieces.index(p)][variants.index(v)] for p, v in facets)):
-            chosen = [record for record in records if (record.get("piece"), record.get("variant")) == (piece, variant)]
-            time_axes, panel_axes = subfigure.subplots(2, 1)
-            subfigure.suptitle(panel.facet(piece, variant))
-            # One x axis for all; times mean the same everywhere, a kind's measure along a piece's row.
-            for axes, key in ((time_axes, "time"), (panel_axes, ("panel", piece))):
-                if "x" in shared:
-                    axes.sharex(shared["x"])
-                shared.setdefault("x", axes)
-                if key in shared:
-                    axes.sharey(shared[key])
-                shared.setdefault(key, axes)
-            time_axes.tick_params(labelbottom=False)
-            marker = PIECE_MARKERS.get(piece or panel.piece, "o")
-            _time_axes(time_axes, chosen, panel, x_of, marker)
-            _panel_axes(panel_axes, chosen, panel, x_of, marker)
+    width = 0.6 + 2.5 * len(variants) + 1.9
+    figure = Figure(figsize=(width, 0.5 + 3.3 * len(pieces)), layout="constrained")
+    grid = figure.subfigures(len(pieces), len(variants), squeeze=False)
+    shared: dict = {}
+    for (piece, variant), subfigure in zip(facets, (grid[pieces.index(p)][variants.index(v)] for p, v in facets)):
+        chosen = [record for record in records if (record.get("piece"), record.get("variant")) == (piece, variant)]
+        time_axes, panel_axes = subfigure.subplots(2, 1)
+        subfigure.suptitle(panel.facet(piece, variant))
+        # One x axis for all; times mean the same everywhere, a kind's measure along a piece's row.
+        for axes, key in ((time_axes, "time"), (panel_axes, ("panel", piece))):
+            if "x" in shared:
+                axes.sharex(shared["x"])
+            shared.setdefault("x", axes)
+            if key in shared:
+                axes.sharey(shared[key])
+            shared.setdefault(key, axes)
+        time_axes.tick_params(labelbottom=False)
+        marker = PIECE_MARKERS.get(piece or panel.piece, "o")
+        _time_axes(time_axes, chosen, panel, x_of, marker)
+        _panel_axes(panel_axes, chosen, panel, x_of, marker)
+        # Shared axes are labelled once: y in the first column, x in the bottom row.
+        if variants.index(variant) > 0:
+            for axes in (time_axes, panel_axes):
+                axes.tick_params(labelleft=False)
+                axes.set_ylabel("")
+        if pieces.index(piece) == len(pieces) - 1:
             panel_axes.set_xlabel("n (n×n board)" if square else "board (rows×cols)")
-            if not square:
-                panel_axes.set_xticks(range(len(boards)), [f"{rows}×{cols}" for rows, cols in boards],
-                                      rotation=45 if len(boards) > 4 else 0)
-            else:
-                panel_axes.xaxis.get_major_locator().set_params(integer=True)
-        figure.legend(handles=_legend(records, panel, pieces), loc="outside right upper", frameon=False)
-        figure.supxlabel(_footer(meta), fontsize=6, color="grey")
-        # PNG takes any text key, SVG and PDF only their fixed ones; the provenance goes in each.
-        key = {".pdf": "Subject", ".svg": "Description", ".png": "Description"}[path.suffix.lower()]
-        figure.savefig(path, metadata={"Title": meta["command"], key: json.dumps(meta)})
+        else:
+            panel_axes.tick_params(labelbottom=False)
+        if not square:
+            panel_axes.set_xticks(range(len(boards)), [f"{rows}×{cols}" for rows, cols in boards],
+                                  rotation=45 if len(boards) > 4 else 0)
+        else:
+            panel_axes.xaxis.get_major_locator().set_params(integer=True)
+    figure.legend(handles=_legend(records, panel, pieces), loc="outside right upper", frameon=False)
+    # About 20 characters of 6-point text fit in an inch; wrapped, the footer is never cut off.
+    figure.supxlabel(textwrap.fill(_footer(meta), int(width * 20)), fontsize=6, color="grey")
+    return figure
 
 
 def _time_axes(axes, records: list[dict], panel: Panel, x_of, marker: str) -> None:
@@ -153,8 +173,9 @@ def _plot(axes, points: list[tuple], method: str, marker: str) -> None:
     for filled in (True, False):
         chosen = [(x, y) for x, y, stopped in points if stopped != filled]
         if chosen:
+            # The edge width is set because some styles (seaborn's) draw markers without edges.
             axes.plot(*zip(*chosen), linestyle="none", marker=marker, color=colour, zorder=3,
-                      markerfacecolor=colour if filled else "white")
+                      markerfacecolor=colour if filled else "white", markeredgewidth=HOLLOW_EDGE)
 
 
 def _medians(records: list[dict], field: str, x_of, cut_off) -> dict[str, list[tuple]]:
@@ -196,7 +217,7 @@ def _legend(records: list[dict], panel: Panel, pieces: list) -> list:
                               label=panel.limit.replace("_", " ")))
     if any(panel.cut_off(record) for record in records):
         handles.append(Line2D([], [], linestyle="none", marker="o", color="black", markerfacecolor="white",
-                              label="stopped by a limit"))
+                              markeredgewidth=HOLLOW_EDGE, label="stopped by a limit"))
     return handles
 
 
