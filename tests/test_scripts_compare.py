@@ -70,7 +70,7 @@ def test_every_output_records_revision_versions_parameters_seed_and_machine(swee
 
 
 def test_every_record_says_when_where_and_with_which_code_it_was_timed(sweeps):
-    for kind, output in sweeps[1].items():
+    for output in sweeps[1].values():
         for record in output["records"]:
             assert {field: record[field] for field in ("host", "cpu", "cores")} == machine()
             assert record["revision"] == revision() and record["versions"] == versions()

@@ -166,7 +166,7 @@ def _panel_axes(axes, records: list[dict], panel: Panel, x_of, marker: str) -> N
 
 
 def _plot(axes, points: list[tuple], method: str, marker: str) -> None:
-    xs, ys, cut = zip(*points)
+    xs, ys, _ = zip(*points)
     colour = METHOD_COLOURS.get(method, "grey")
     axes.plot(xs, ys, color=colour, zorder=2)
     # Filled where every cell finished by itself, hollow where a limit stopped one.

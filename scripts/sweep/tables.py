@@ -8,7 +8,6 @@ visible note under the table when its cells were timed on different machines or 
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import re
