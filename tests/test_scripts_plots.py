@@ -123,3 +123,13 @@ def test_a_node_limit_and_searches_it_stopped_are_drawn(tmp_path):
     hollow = [line for line in nodes_axes.lines if line.get_markerfacecolor() == "white"]
     assert len(hollow) == 1 and hollow[0].get_color() == METHOD_COLOURS["dfs"]
     assert "stopped by a limit" in [text.get_text() for text in figure.legends[0].get_texts()]
+
+
+def test_a_value_no_optimum_backs_is_drawn_hollow():
+    records = domination(pieces=("queen",), variants=("plain",), boards=((9, 9),))
+    for record in records:
+        record.update(gap=None, optimal=False, status="feasible")
+    figure = build(records, KINDS["domination"].PANEL, meta(records))
+    value_axes = figure.axes[1]
+    hollow = {line.get_color() for line in value_axes.lines if line.get_markerfacecolor() == "white"}
+    assert hollow == {METHOD_COLOURS["cpsat"], METHOD_COLOURS["sat"]}

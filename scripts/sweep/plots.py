@@ -49,7 +49,8 @@ BASE_STYLE = {
 class Panel:
     """A kind's own comparison, drawn under the times: ``field`` per method (the median
     over a size's cells). With ``best`` only the methods that ever miss the best value are
-    drawn, over the best value itself (the value minus its gap) labelled ``best``.
+    drawn (and values where no best is known), over the best value itself (the value minus
+    its gap) labelled ``best``.
     ``limit`` names a spec field drawn as a line (the node limit); ``piece`` is the marker
     of a kind whose records name no piece; ``cut_off`` tells a record stopped by a limit,
     drawn hollow; ``facet`` titles a piece and variant."""
@@ -154,7 +155,10 @@ def _panel_axes(axes, records: list[dict], panel: Panel, x_of, marker: str) -> N
         for points in _medians(best, panel.field, x_of, lambda record: False).values():
             xs, ys, _ = zip(*points)
             axes.plot(xs, ys, color="#bbbbbb", linewidth=4, solid_capstyle="round", zorder=1)
-        missing = {record["method"] for record in records if record.get("gap")}
+        # Drawn: the methods that miss the best value somewhere, and any value where no best is
+        # known (a model stopped by its time limit before proving an optimum).
+        missing = {record["method"] for record in records
+                   if record.get("gap") or (record.get("gap") is None and record.get(panel.field) is not None)}
         chosen = [record for record in records if record["method"] in missing]
     for method, points in _medians(chosen, panel.field, x_of, panel.cut_off).items():
         _plot(axes, points, method, marker)

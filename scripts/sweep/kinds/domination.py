@@ -29,7 +29,7 @@ LAYOUT = Layout(
     folds={"value": ("bound", "gap", "status")},
 )
 PANEL = Panel(
-    "value", "pieces", best="optimum",
+    "value", "pieces placed", best="optimum",
     # A model that ran out of time returns its best placement so far, not a proved optimum.
     cut_off=lambda record: record["method"] in MODEL_SOLVERS and record["value"] is not None
     and not record["optimal"],
