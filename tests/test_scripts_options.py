@@ -45,6 +45,7 @@ def test_a_bad_option_is_one_line_naming_it_and_exit_2(tmp_path, capsys, argv, o
     error = capsys.readouterr().err
     assert exit.value.code == 2
     assert error.count("\n") == 1 and f"argument {option}: " in error and message in error
+    assert f"{option}: {option[2:].replace('-', '_')}:" not in error, "the option is named once"
     assert "Traceback" not in error and "invalid literal" not in error
     assert not (tmp_path / "var").exists(), "nothing may run before the options are checked"
 

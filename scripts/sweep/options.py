@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
-from chessdom.chessboard import Board, Piece, parse_piece
+from chessdom.chessboard import Board, BoardError, Piece, parse_piece
 
 DEFAULT_SIZES = {"domination": "4-8", "tours": "5,6", "paths": "8", "nqueens": "4-10"}
 """Sizes that finish in about a minute on a laptop, so a first run is not a long wait."""
@@ -100,7 +100,7 @@ def parse_sizes(sizes) -> tuple[Board, ...]:
     for item in split_list(sizes):
         try:
             found = _boards_of(item)
-        except ValueError as error:  # BoardError: a side out of range
+        except BoardError as error:  # a side out of range
             raise OptionError("sizes", str(error)) from None
         boards.extend(board for board in found if board not in boards)
     if not boards:
