@@ -89,10 +89,6 @@ def checked(args: argparse.Namespace) -> tuple:
         if getattr(args, name) is not None and args.format != "latex":
             raise OptionError(name, "applies to --format latex only")
     columns = parse_columns(args.columns, args.kind, kind.METHODS, kind.LAYOUT)
-    for name in ("out", "plot"):
-        path = getattr(args, name)
-        if path is not None and not path.parent.is_dir():
-            raise OptionError(name, f"the folder {str(path.parent)!r} does not exist")
     if args.plot is not None and args.plot.suffix.lower() not in SUFFIXES:
         raise OptionError("plot", f"FILE must end in {', '.join(SUFFIXES)}, not {args.plot.name!r}")
     styles = split_list(args.style) if args.style is not None else ()
@@ -101,6 +97,15 @@ def checked(args: argparse.Namespace) -> tuple:
     if styles:
         check_style(styles)
     jobs = bounded_integer("jobs", args.jobs, 1)
+    # Last, as it is the one check that changes something: a sweep must not end in a
+    # traceback because the table or figure has nowhere to go.
+    for name in ("out", "plot"):
+        path = getattr(args, name)
+        if path is not None:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise OptionError(name, f"cannot create the folder {str(path.parent)!r}: {error.strerror}") from None
     # Checked before anything runs: a start off the board, a non-square N-Queens board.
     return options, sweep_cells(options), columns, styles, jobs
 

@@ -186,8 +186,6 @@ def test_an_interrupted_sweep_resumes_where_it_stopped(tmp_path):
 
 
 def test_a_local_pool_gives_the_records_of_a_single_process(tmp_path):
-    (tmp_path / "one").mkdir()
-    (tmp_path / "two").mkdir()
     single = json.loads(run(tmp_path / "one", "paths"))
     pooled = json.loads(run(tmp_path / "two", "paths", "--jobs", "2"))
     assert pooled["meta"]["executor"]["jobs"] == 2

@@ -30,7 +30,7 @@ BAD = [
     (["domination", "--caption", "Queens"], "--caption", "latex only"),
     (["domination", "--style", "ggplot"], "--style", "--plot only"),
     (["domination", "--plot", "figure.jpg"], "--plot", "must end in .png, .pdf, .svg"),
-    (["domination", "--plot", "/no/such/folder/figure.png"], "--plot", "does not exist"),
+    (["domination", "--plot", "{tmp}/a-file/figure.png"], "--plot", "cannot create the folder"),
     (["domination", "--plot", "figure.png", "--style", "no-such-style"], "--style", "neither a matplotlib style"),
     (["tours", "--sizes", "5", "--starts", "a1,f6"], "--starts", "f6"),
     (["nqueens", "--sizes", "5x6"], "--sizes", "square boards"),
@@ -40,8 +40,9 @@ BAD = [
 
 @pytest.mark.parametrize(("argv", "option", "message"), BAD, ids=[" ".join(argv) for argv, _, _ in BAD])
 def test_a_bad_option_is_one_line_naming_it_and_exit_2(tmp_path, capsys, argv, option, message):
+    (tmp_path / "a-file").write_text("not a folder")
     with pytest.raises(SystemExit) as exit:
-        main([*argv, "--data", str(tmp_path / "var")])
+        main([*(arg.format(tmp=tmp_path) for arg in argv), "--data", str(tmp_path / "var")])
     error = capsys.readouterr().err
     assert exit.value.code == 2
     assert error.count("\n") == 1 and f"argument {option}: " in error and message in error
@@ -76,3 +77,10 @@ def test_an_option_error_names_the_option_by_its_python_name():
     with pytest.raises(OptionError) as error:
         sweep_options("nqueens", instances=3)
     assert error.value.option == "instances" and str(error.value).startswith("instances: does not apply")
+
+
+def test_the_folders_for_the_table_and_the_figure_are_made(tmp_path):
+    out, plot = tmp_path / "tables" / "q.md", tmp_path / "figures" / "q.svg"
+    assert main(["nqueens", "--sizes", "4", "--data", str(tmp_path / "var"), "--quiet", "--out", str(out),
+                 "--plot", str(plot)]) == 0
+    assert out.read_text().count("| 4 ") == 1 and plot.read_bytes().startswith(b"<?xml")
