@@ -33,6 +33,7 @@ PIECE_MARKERS = {"queen": "o", "rook": "s", "bishop": "^", "knight": "D", "king"
 """One marker per piece, the same in every figure (tours and paths move a knight,
 N-Queens places queens)."""
 
+MAX_SIZE_TICKS = 16
 REFERENCE = "#555555"
 HOLLOW_EDGE = 1.0
 BASE_STYLE = {
@@ -129,6 +130,9 @@ def build(records: list[dict], panel: Panel, meta: dict):
         if not square:
             panel_axes.set_xticks(range(len(boards)), [f"{rows}×{cols}" for rows, cols in boards],
                                   rotation=45 if len(boards) > 4 else 0)
+        elif len(boards) <= MAX_SIZE_TICKS:
+            # A tick at each size swept (8, 16, 32), not at round numbers between them.
+            panel_axes.set_xticks([rows for rows, _ in boards])
         else:
             panel_axes.xaxis.get_major_locator().set_params(integer=True)
     figure.legend(handles=_legend(records, panel, pieces), loc="outside right upper", frameon=False)
