@@ -3,7 +3,10 @@ local pools, the provenance of every cell, and the notebook's DataFrame. Option 
 table shapes and figures are in test_scripts_options, _tables and _plots."""
 
 import csv
+import io
 import json
+import sys
+import time
 from itertools import islice
 
 import pytest
@@ -226,6 +229,28 @@ def test_the_progress_bar_names_each_cell_by_its_board_piece_and_start():
         "queen plain 8×8"
     assert cell_label({"kind": "tours", "rows": 6, "cols": 6, "start": "c5"}) == "6×6 from c5"
     assert cell_label({"kind": "paths", "rows": 8, "cols": 8, "start": "e4", "instance": 1}) == "8×8 board 1"
+
+
+class Slow(LocalExecutor):
+    """Cells that take longer than the bar's refresh interval, so that it draws each one."""
+
+    def run(self, specs):
+        for finished in super().run(specs):
+            time.sleep(0.15)
+            yield finished
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_the_progress_bar_shows_the_cell_that_is_running(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    specs = KINDS["paths"].cells(SweepOptions(kind="paths", boards=parse_sizes("6,7"), instances=1))
+    run_sweep(specs, SweepStore(tmp_path, versions()), Slow())
+    shown = sys.stderr.getvalue()
+    assert "0/2" in shown and "6×6 board 0]" in shown.split("1/2")[0] and "7×7 board 0]" in shown
 
 
 def test_a_notebook_gets_the_tidy_records_as_a_dataframe(sweeps):
