@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -42,6 +41,7 @@ CELL_MEASURES = {"literature": "literature", "up_to_symmetry": "up to symmetry"}
 """Measures of the whole cell, shown once per row."""
 
 TEXT_MEASURES = ("status", "via")
+"""Measures that are words, not numbers."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +77,8 @@ def parse_columns(text: str | None, kind: str, methods: tuple[str, ...], layout:
         return Columns(methods, layout.measures, layout.per_cell)
     measures = layout.measures + layout.optional
     names = tuple(dict.fromkeys(split_list(text)))
+    if not names:
+        raise OptionError("columns", "is empty")
     for name in names:
         if name not in methods and name not in measures and name not in layout.per_cell:
             raise OptionError("columns", f"{name!r} is neither a method nor a measure of {kind} "
@@ -85,8 +87,6 @@ def parse_columns(text: str | None, kind: str, methods: tuple[str, ...], layout:
     picked_methods = tuple(name for name in names if name in methods)
     picked_measures = tuple(name for name in names if name in measures)
     picked_cell = tuple(name for name in names if name in layout.per_cell)
-    if not names:
-        raise OptionError("columns", "is empty")
     chosen = bool(picked_measures or picked_cell)
     return Columns(picked_methods or methods, picked_measures if chosen else layout.measures,
                    picked_cell if chosen else layout.per_cell, chosen)
@@ -100,13 +100,15 @@ def render(records: list[dict], layout: Layout, columns: Columns, fmt: str, meta
     notes = mixing_notes(meta["timing"])
     if fmt == "csv":
         frame = atomic_frame(Grid.of(records, layout, atomic_board=True), columns)
-        text = frame.apply(lambda column: [_text(column.name[1], value) for value in column]).to_csv(
+        text = frame.apply(lambda column: [cell_text(column.name[1], value) for value in column]).to_csv(
             index=False, header=[measure if not method else f"{method} {measure}" for method, measure in frame.columns])
         return "".join(f"# {line}\n" for line in comments) + text + "".join(f"# note: {note}\n" for note in notes)
     if fmt == "markdown":
         return _markdown(Grid.of(records, layout, atomic_board=False), layout, columns, comments, notes)
     if fmt == "latex":
-        return _latex(Grid.of(records, layout, atomic_board=False), columns, comments, notes, caption, label)
+        from chessdom.scripts.sweep.latex import latex
+
+        return latex(Grid.of(records, layout, atomic_board=False), columns, comments, notes, caption, label)
     raise ValueError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
 
 
@@ -224,7 +226,7 @@ def _markdown(grid: Grid, layout: Layout, columns: Columns, comments: list[str],
         if method and measure in layout.folds:
             texts.append([_folded(measure, layout.folds[measure], cell.get(method)) for cell in grid.cells])
         else:
-            texts.append([_text(measure, value) for value in frame[(method, measure)]])
+            texts.append([cell_text(measure, value) for value in frame[(method, measure)]])
         # A method's first column is headed by its name alone, the others add the measure.
         headers.append(CELL_MEASURES.get(measure, measure) if not method
                        else method if method not in named else f"{method} {MEASURES[measure]}")
@@ -234,39 +236,6 @@ def _markdown(grid: Grid, layout: Layout, columns: Columns, comments: list[str],
         index=False, headers=headers, tablefmt="pipe", disable_numparse=True, colalign=align)
     return ("<!--\n" + "".join(f"{line}\n" for line in comments) + "-->\n" + table + "\n"
             + "".join(f"\n{note}\n" for note in notes))
-
-
-def _latex(grid: Grid, columns: Columns, comments: list[str], notes: list[str], caption: str | None,
-           label: str | None) -> str:
-    frame = atomic_frame(grid, columns)
-    texts = frame.apply(lambda column: [_text(column.name[1], value) for value in column])
-    # Sparse row labels: a piece and a variant once per group, as a reader scans them.
-    repeated = {name: texts[[("", other) for other in grid.index[: depth + 1]]].agg("\t".join, axis=1)
-                for depth, name in enumerate(grid.index[:-1])}
-    for name, prefix in repeated.items():
-        texts[("", name)] = texts[("", name)].where(prefix != prefix.shift(), "")
-    numeric = [bool(method) and measure not in TEXT_MEASURES or measure in CELL_MEASURES
-               for method, measure in frame.columns]
-    styler = texts.style.hide(axis="index")
-    for column, is_number in zip(frame.columns, numeric):
-        # siunitx reads every cell of an S column as a number; text there needs braces.
-        styler = styler.format(lambda text, braces=is_number: _braced(text) if braces else text,
-                               subset=[column], escape="latex")
-    styler = styler.format_index(lambda measure: _braced(MEASURES.get(measure, CELL_MEASURES.get(measure, measure))),
-                                 axis=1, level=1, escape="latex")
-    styler = styler.format_index(escape="latex", axis=1, level=0)
-    tex = styler.to_latex(
-        column_format="".join(_s_column(texts[column]) if is_number else "l"
-                              for column, is_number in zip(frame.columns, numeric)),
-        hrules=True, multicol_align="c", caption=caption, label=label,
-        position_float="centering" if caption or label else None,
-    )
-    tex = _with_method_rules(tex, list(frame.columns))
-    if notes:
-        note = _escape_latex(" ".join(notes))
-        tex = tex.replace("\\end{tabular}\n", f"\\end{{tabular}}\n\\par\\smallskip{{\\footnotesize {note}}}\n", 1)
-    return ("".join(f"% {line}\n" for line in comments)
-            + "% needs \\usepackage{booktabs} and \\usepackage{siunitx} in the preamble\n" + tex)
 
 
 def _says_something(measure: str, values: list, records: list[dict | None], chosen: bool) -> bool:
@@ -290,7 +259,7 @@ def _folded(host: str, annotations: tuple[str, ...], record: dict | None) -> str
         return ""
     if host == "value" and record.get("value") is None:
         return record.get("status") or "" if "status" in annotations else ""
-    text = _text(host, atomic(host, record))
+    text = cell_text(host, atomic(host, record))
     for annotation in annotations:
         if annotation == "bound" and (bound := _open_bound(record))[1] is not None:
             text += f" ({bound[0]} {bound[1]})"
@@ -325,7 +294,7 @@ def _index_value(record: dict, name: str):
     return record[name]
 
 
-def _text(measure: str, value) -> str:
+def cell_text(measure: str, value) -> str:
     if value is None:
         return ""
     if measure == "seconds":
@@ -335,47 +304,3 @@ def _text(measure: str, value) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
-
-
-def _braced(text: str) -> str:
-    return "{" + text + "}" if text and not _NUMBER.fullmatch(text) else text
-
-
-_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
-
-
-def _s_column(texts: pd.Series) -> str:
-    """``S[table-format=…]`` wide enough for the column's numbers, so siunitx aligns them
-    on the decimal point without guessing their width."""
-    numbers = [text for text in texts if _NUMBER.fullmatch(text)]
-    if not numbers:
-        return "l"
-    whole = max(len(text.lstrip("+-").split(".")[0]) for text in numbers)
-    decimals = max(len(text.split(".")[1]) if "." in text else 0 for text in numbers)
-    sign = "+" if any(text[0] in "+-" for text in numbers) else ""
-    return f"S[table-format={sign}{whole}.{decimals}]"
-
-
-def _with_method_rules(tex: str, columns: list[tuple[str, str]]) -> str:
-    """A booktabs ``\\cmidrule`` under each method's ``\\multicolumn`` header."""
-    spans, start = [], None
-    for position, (method, _) in enumerate(columns, start=1):
-        if method and (position == 1 or columns[position - 2][0] != method):
-            start = position
-        if method and (position == len(columns) or columns[position][0] != method):
-            spans.append((start, position))
-    rules = " ".join(f"\\cmidrule(lr){{{first}-{last}}}" for first, last in spans)
-    head, rule, rest = tex.partition("\\toprule\n")
-    first_row, newline, body = rest.partition("\n")
-    return head + rule + first_row + newline + rules + "\n" + body if rules else tex
-
-
-_LATEX_SPECIALS = str.maketrans({
-    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-})
-
-
-def _escape_latex(text: str) -> str:
-    """The note under the table; the cells go through Styler's own escaping."""
-    return text.translate(_LATEX_SPECIALS)
