@@ -23,7 +23,7 @@ def run_sweep(specs: list[dict], store: SweepStore, executor, *, fresh: bool = F
               progress: bool = True) -> SweepOutcome:
     """``fresh`` recomputes cells the store already holds (and replaces them). The bar
     draws only on a terminal (``disable=None``), so logs and pipes stay clean, and names
-    the earliest cell still running (with one job, the one that runs)."""
+    the first cell not yet finished: with one job, the one that is running."""
     done: dict[int, list[dict]] = {}
     if not fresh:
         for index, spec in enumerate(specs):
