@@ -106,23 +106,25 @@ def build(records: list[dict], panel: Panel, meta: dict):
         chosen = [record for record in records if (record.get("piece"), record.get("variant")) == (piece, variant)]
         time_axes, panel_axes = subfigure.subplots(2, 1)
         subfigure.suptitle(panel.facet(piece, variant))
-        # One x axis for all; times mean the same everywhere, a kind's measure along a piece's row.
-        for axes, key in ((time_axes, "time"), (panel_axes, ("panel", piece))):
+        # One x axis for all and one time axis for all. The kind's measure keeps its own
+        # scale: a domination number and an independence number are different quantities,
+        # and on a shared axis 32 knights would flatten the 12 beside them.
+        for axes in (time_axes, panel_axes):
             if "x" in shared:
                 axes.sharex(shared["x"])
             shared.setdefault("x", axes)
-            if key in shared:
-                axes.sharey(shared[key])
-            shared.setdefault(key, axes)
+        if "time" in shared:
+            time_axes.sharey(shared["time"])
+        shared.setdefault("time", time_axes)
         time_axes.tick_params(labelbottom=False)
         marker = PIECE_MARKERS.get(piece or panel.piece, "o")
         _time_axes(time_axes, chosen, panel, x_of, marker)
         _panel_axes(panel_axes, chosen, panel, x_of, marker)
-        # Shared axes are labelled once: y in the first column, x in the bottom row.
+        # Shared axes are labelled once: times in the first column, x in the bottom row.
         if variants.index(variant) > 0:
-            for axes in (time_axes, panel_axes):
-                axes.tick_params(labelleft=False)
-                axes.set_ylabel("")
+            time_axes.tick_params(labelleft=False)
+            time_axes.set_ylabel("")
+            panel_axes.set_ylabel("")
         if pieces.index(piece) == len(pieces) - 1:
             panel_axes.set_xlabel("n (n×n board)" if square else "board (rows×cols)")
         else:
@@ -170,6 +172,9 @@ def _panel_axes(axes, records: list[dict], panel: Panel, x_of, marker: str) -> N
         for limit in {record[panel.limit] for record in records if record.get(panel.limit)}:
             axes.axhline(limit, color=REFERENCE, linestyle=":", linewidth=0.8)
     axes.set_yscale("log" if panel.log else "linear")
+    if not panel.log:
+        # Pieces and moves are whole numbers: no tick at 2.5 pieces.
+        axes.yaxis.get_major_locator().set_params(integer=True)
     axes.set_ylabel(panel.label)
 
 
