@@ -240,7 +240,10 @@ def _footer(meta: dict) -> str:
     machines = meta["timing"]["machines"]
     where = next(iter(machines)) if len(machines) == 1 else f"{len(machines)} machines" if machines else \
         machine_name(meta)
-    return f"{meta['revision']} · {versions} · timed on {where} · seed {meta['seed']}"
+    revisions = list(meta["timing"]["revisions"])
+    # Cells from the store may have been timed by an earlier revision than the one drawing them.
+    timed_by = f" by {', '.join(revisions)}" if revisions and revisions != [meta["revision"]] else ""
+    return f"{meta['revision']} · {versions} · timed{timed_by} on {where} · seed {meta['seed']}"
 
 
 def _matplotlib():
