@@ -12,7 +12,7 @@ DATA ?= ./var
 $(STAMP): pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(VENV)/bin/python -m pip install --quiet -e '.[dev,plot,cluster]'
+	$(VENV)/bin/python -m pip install --quiet -e '.[dev,compare,cluster]'
 	touch $(STAMP)
 
 venv: $(STAMP)

@@ -1,22 +1,26 @@
-"""``python -m chessdom.scripts.compare``: a tiny sweep of every kind in every format, resuming
-from the store, local pools, and the table and plot details a paper depends on."""
+"""``chessdom compare``: a tiny sweep of every kind in every format, resuming from the store,
+local pools, the provenance of every cell, and the notebook's DataFrame. Option errors,
+table shapes and figures are in test_scripts_options, _tables and _plots."""
 
 import csv
+import io
 import json
+import sys
+import time
 from itertools import islice
 
 import pytest
 
 from chessdom.chessboard import Board
 from chessdom.scripts.compare import main
+from chessdom.scripts.sweep import sweep_frame
 from chessdom.scripts.sweep.executors import LocalExecutor
-from chessdom.scripts.sweep.kinds import KINDS
+from chessdom.scripts.sweep.kinds import KINDS, cell_label
 from chessdom.scripts.sweep.options import SweepOptions, parse_sizes
-from chessdom.scripts.sweep.provenance import versions
-from chessdom.scripts.sweep.records import without_timing
+from chessdom.scripts.sweep.provenance import machine, revision, versions
+from chessdom.scripts.sweep.records import STAMP_FIELDS, without_timing
 from chessdom.scripts.sweep.storage import SweepStore
 from chessdom.scripts.sweep.sweep import run_sweep
-from chessdom.scripts.sweep.tables import Layout, render
 
 TINY = {
     "domination": [
@@ -58,13 +62,25 @@ def test_json_is_tidy_with_one_record_per_cell_and_method(sweeps):
         assert len(records) == len(cells) * len(methods)
 
 
-def test_every_output_records_versions_parameters_seed_and_cores(sweeps):
+def test_every_output_records_revision_versions_parameters_seed_and_machine(sweeps):
     for kind, output in sweeps[1].items():
         meta = output["meta"]
         assert set(meta["versions"]) == {"chessdom", "ortools", "python-sat", "python"}
         assert meta["versions"] == versions()
-        assert meta["cores"] >= 1 and meta["seed"] == 0
+        assert meta["revision"] == revision() and meta["revision"]
+        assert meta["cores"] >= 1 and meta["cpu"] and meta["seed"] == 0
         assert meta["parameters"]["kind"] == kind and meta["parameters"]["seed"] == 0
+
+
+def test_every_record_says_when_where_and_with_which_code_it_was_timed(sweeps):
+    for output in sweeps[1].values():
+        for record in output["records"]:
+            assert {field: record[field] for field in ("host", "cpu", "cores")} == machine()
+            assert record["revision"] == revision() and record["versions"] == versions()
+            assert record["timed_at"] <= output["meta"]["created"]
+        timing = output["meta"]["timing"]
+        cells = len({(r["rows"], r["piece"], r["variant"], r["start"], r["instance"]) for r in output["records"]})
+        assert list(timing["machines"].values()) == [cells] and list(timing["revisions"]) == [revision()]
 
 
 def test_both_models_prove_the_same_optimum_and_greedy_never_beats_it(sweeps):
@@ -110,38 +126,29 @@ def test_markdown_csv_and_latex_pivot_one_row_per_cell(sweeps, kind):
     methods = list(dict.fromkeys(r["method"] for r in outputs[kind]["records"]))
 
     markdown = run(tmp_path, kind, fmt="markdown")
-    assert "versions: chessdom" in markdown and "cores" in markdown
+    assert "versions: chessdom" in markdown and "revision: " in markdown and "timed: " in markdown
     table = [line for line in markdown.splitlines() if line.startswith("|")]
     assert len(table) == 2 + cells and all(f" {method} " in table[0] for method in methods)
 
     rows = list(csv.reader(line for line in run(tmp_path, kind, fmt="csv").splitlines() if not line.startswith("#")))
-    assert len(rows) == 1 + cells and methods[0] in rows[0]
+    assert len(rows) == 1 + cells and all(any(h.startswith(f"{method} ") for h in rows[0]) for method in methods)
 
     latex = run(tmp_path, kind, fmt="latex")
     assert "% versions: chessdom" in latex and "\\toprule" in latex and "\\bottomrule" in latex
-    assert latex.count("\\\\") == 1 + cells
-
-
-def test_latex_escapes_what_tex_would_read_as_commands():
-    record = {"kind": "tours", "rows": 5, "cols": 5, "start": "a1", "method": "warnsdorff/squirrel_cull",
-              "status": "found", "nodes": 25, "seconds": 0.5, "value": None, "gap": None, "optimal": None}
-    meta = {"command": "x", "versions": {}, "cores": 1, "platform": "p", "executor": {}, "parameters": {},
-            "seed": 0, "cells": 1, "cells_from_store": 0, "created": "now"}
-    latex = render([record, {**record, "start": "b1", "status": "50% & $5_{x}"}], Layout(("board", "start"),
-                   ("status", "seconds")), "latex", meta)
-    assert "warnsdorff/squirrel\\_cull" in latex
-    assert "50\\% \\& \\$5\\_\\{x\\}" in latex
-    assert "squirrel_cull" not in latex.replace("squirrel\\_cull", "")
+    body = latex.split("\\midrule")[1].split("\\bottomrule")[0]
+    assert body.count("\\\\") == cells
 
 
 def test_a_rerun_takes_every_cell_from_the_store_and_fresh_recomputes(tmp_path):
     first = json.loads(run(tmp_path, "paths"))
     again = json.loads(run(tmp_path, "paths"))
     assert again["meta"]["cells_from_store"] == again["meta"]["cells"] == 2
+    # Stored cells keep the stamp of the run that timed them.
     assert again["records"] == first["records"]
     fresh = json.loads(run(tmp_path, "paths", "--fresh"))
     assert fresh["meta"]["cells_from_store"] == 0
     assert list(map(without_timing, fresh["records"])) == list(map(without_timing, first["records"]))
+    assert all(set(STAMP_FIELDS) <= set(record) for record in fresh["records"])
 
 
 class Interrupted(LocalExecutor):
@@ -188,34 +195,11 @@ def test_a_local_pool_gives_the_records_of_a_single_process(tmp_path):
     assert list(map(without_timing, pooled["records"])) == list(map(without_timing, single["records"]))
 
 
-@pytest.mark.parametrize("suffix", [".png", ".pdf"])
-def test_the_plot_is_written_with_its_provenance(sweeps, suffix):
-    tmp_path, _ = sweeps
-    figure = tmp_path / f"domination{suffix}"
-    run(tmp_path, "domination", "--plot", str(figure))
-    data = figure.read_bytes()
-    assert data.startswith(b"\x89PNG" if suffix == ".png" else b"%PDF")
-    assert b"python-sat" in data
-
-
-def test_sizes_read_like_ranges_lists_and_rectangles():
-    assert parse_sizes("4-6") == (Board(4, 4), Board(5, 5), Board(6, 6))
-    assert parse_sizes("8, 4,8,3x4") == (Board(8, 8), Board(4, 4), Board(3, 4))
-    with pytest.raises(ValueError):
-        parse_sizes("9-4")
-
-
 def test_default_tour_starts_are_the_corner_and_four_seeded_squares():
     board = Board(6, 6)
     starts = KINDS["tours"].default_starts(board, seed=7)
     assert starts[0] == "a1" and len(set(starts)) == 5
     assert starts == KINDS["tours"].default_starts(board, seed=7) != KINDS["tours"].default_starts(board, seed=8)
-
-
-def test_a_start_off_the_board_is_a_usage_error(tmp_path, capsys):
-    with pytest.raises(SystemExit) as exit:
-        main(["tours", "--sizes", "5", "--starts", "a1,f6", "--data", str(tmp_path)])
-    assert exit.value.code == 2 and "f6" in capsys.readouterr().err
 
 
 def test_random_path_boards_never_start_on_a_goal():
@@ -231,3 +215,53 @@ def test_cells_computed_by_other_library_versions_are_computed_again(tmp_path):
     SweepStore(tmp_path, {"ortools": "9.14"}).save(spec, [{"value": 2}])
     assert SweepStore(tmp_path, {"ortools": "9.14"}).finished(spec) == [{"value": 2}]
     assert SweepStore(tmp_path, {"ortools": "9.15"}).finished(spec) is None
+
+
+def test_the_plot_is_written_with_its_provenance(sweeps):
+    tmp_path, _ = sweeps
+    figure = tmp_path / "domination.png"
+    run(tmp_path, "domination", "--plot", str(figure))
+    assert figure.read_bytes().startswith(b"\x89PNG") and b"python-sat" in figure.read_bytes()
+
+
+def test_the_progress_bar_names_each_cell_by_its_board_piece_and_start():
+    assert cell_label({"kind": "domination", "piece": "queen", "variant": "plain", "rows": 8, "cols": 8}) == \
+        "queen plain 8×8"
+    assert cell_label({"kind": "tours", "rows": 6, "cols": 6, "start": "c5"}) == "6×6 from c5"
+    assert cell_label({"kind": "paths", "rows": 8, "cols": 8, "start": "e4", "instance": 1}) == "8×8 board 1"
+
+
+class Slow(LocalExecutor):
+    """Cells that take longer than the bar's refresh interval, so that it draws each one."""
+
+    def run(self, specs):
+        for finished in super().run(specs):
+            time.sleep(0.15)
+            yield finished
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_the_progress_bar_shows_the_cell_that_is_running(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    specs = KINDS["paths"].cells(SweepOptions(kind="paths", boards=parse_sizes("6,7"), instances=1))
+    run_sweep(specs, SweepStore(tmp_path, versions()), Slow())
+    shown = sys.stderr.getvalue()
+    assert "0/2" in shown and "6×6 board 0]" in shown.split("1/2")[0] and "7×7 board 0]" in shown
+
+
+def test_a_notebook_gets_the_tidy_records_as_a_dataframe(sweeps):
+    tmp_path, outputs = sweeps
+    frame = sweep_frame("nqueens", sizes="4-6", time_limit=20, data=tmp_path / "var", progress=False)
+    assert len(frame) == len(outputs["nqueens"]["records"])
+    assert {"n", "method", "value", "seconds", "timed_at", "cpu"} <= set(frame.columns)
+    counts = frame[frame.method == "backtracking"].set_index("n")["value"]
+    assert counts.to_dict() == {4: 2, 5: 10, 6: 4}
+
+
+def test_a_notebook_option_that_does_not_apply_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="pieces: does not apply to tours"):
+        sweep_frame("tours", sizes="5", pieces="queen", data=tmp_path)

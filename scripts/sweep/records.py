@@ -11,8 +11,14 @@ RECORD_FIELDS = (
     "value", "lower_bound", "optimal", "gap", "seconds", "nodes",
 )
 
-TIMING_FIELDS = ("seconds",)
-"""Fields that depend on the machine and its load; everything else is reproducible."""
+CELL_FIELDS = ("kind", "piece", "variant", "rows", "cols", "start", "instance")
+"""The fields that tell the cells of a sweep apart (a cell has one record per method)."""
+
+STAMP_FIELDS = ("timed_at", "host", "cpu", "cores", "revision", "versions")
+"""When, where and with which code a cell was timed (``provenance.stamped``)."""
+
+TIMING_FIELDS = ("seconds", *STAMP_FIELDS)
+"""Fields that depend on the machine, its load and the day; everything else is reproducible."""
 
 
 def new_record(spec: dict, method: str) -> dict:
@@ -47,6 +53,10 @@ def with_gaps(records: list[dict], best: int | None) -> list[dict]:
         if best is not None and record["value"] is not None:
             record["gap"] = record["value"] - best
     return records
+
+
+def cell_of(record: dict) -> tuple:
+    return tuple(record.get(name) for name in CELL_FIELDS)
 
 
 def without_timing(record: dict) -> dict:

@@ -1,6 +1,7 @@
 """Finished sweep cells, kept in the service's SQLite file so that a rerun skips them and
 an interrupted sweep resumes. A cell counts as finished only for the library versions
-that computed it: after an upgrade it is computed again."""
+that computed it: after an upgrade it is computed again. The records carry their own stamp
+of when, where and with which source revision they were timed."""
 
 from __future__ import annotations
 
@@ -23,6 +24,11 @@ CREATE TABLE IF NOT EXISTS sweep_cells (
 """
 
 
+RECORD_FORMAT = 2
+"""Bumped when records gain fields that old stored cells lack (2: the timing stamp), so
+that those cells are computed again rather than shown without them."""
+
+
 def cell_key(spec: dict) -> str:
     return cache_key("sweep/" + spec["kind"], spec)
 
@@ -34,7 +40,7 @@ class SweepStore:
         path = Store(data_dir).path
         self._db = sqlite3.connect(path, timeout=30, isolation_level=None)
         self._db.execute(SCHEMA)
-        self._versions = json.dumps(versions, sort_keys=True)
+        self._versions = json.dumps({**versions, "record_format": RECORD_FORMAT}, sort_keys=True)
 
     def finished(self, spec: dict) -> list[dict] | None:
         """The stored records of ``spec``'s cell, or ``None`` when it must be computed."""

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from tqdm import tqdm
 
+from chessdom.scripts.sweep.kinds import cell_label
 from chessdom.scripts.sweep.storage import SweepStore, cell_key
 
 
@@ -21,7 +22,8 @@ class SweepOutcome:
 def run_sweep(specs: list[dict], store: SweepStore, executor, *, fresh: bool = False,
               progress: bool = True) -> SweepOutcome:
     """``fresh`` recomputes cells the store already holds (and replaces them). The bar
-    draws only on a terminal (``disable=None``), so logs and pipes stay clean."""
+    draws only on a terminal (``disable=None``), so logs and pipes stay clean, and names
+    the first cell not yet finished: with one job, the one that is running."""
     done: dict[int, list[dict]] = {}
     if not fresh:
         for index, spec in enumerate(specs):
@@ -30,10 +32,14 @@ def run_sweep(specs: list[dict], store: SweepStore, executor, *, fresh: bool = F
     pending = [spec for index, spec in enumerate(specs) if index not in done]
     position = {cell_key(spec): index for index, spec in enumerate(specs)}
     failures = []
-    # delay: a sweep served entirely from the store finishes before a bar would be worth drawing.
-    bar = tqdm(total=len(pending), unit="cell", file=sys.stderr, delay=0.5, disable=None if progress else True)
+    # No bar for a sweep served entirely from the store.
+    bar = tqdm(total=len(pending), unit="cell", file=sys.stderr, disable=None if progress and pending else True)
+    running = {cell_key(spec): cell_label(spec) for spec in pending}
+    bar.set_postfix_str(next(iter(running.values()), ""))
     try:
         for spec, outcome in executor.run(pending):
+            running.pop(cell_key(spec), None)
+            bar.set_postfix_str(next(iter(running.values()), ""), refresh=False)
             bar.update()
             if isinstance(outcome, Exception):
                 failures.append((spec, outcome))

@@ -9,6 +9,7 @@ from chessdom.chessboard import PLACEMENT_VARIANTS, Board, Piece, PlacementProbl
 
 from chessdom.scripts.sweep.options import SweepOptions
 from chessdom.scripts.sweep.plots import Panel
+from chessdom.scripts.sweep.provenance import stamped
 from chessdom.scripts.sweep.records import measured, with_gaps
 from chessdom.scripts.sweep.tables import Layout
 
@@ -16,9 +17,24 @@ OBJECTIVES = PLACEMENT_VARIANTS
 """The service's variant names, plus independence (the largest non-attacking set)."""
 
 MODEL_SOLVERS = ("cpsat", "sat")
+METHODS = ("greedy", *MODEL_SOLVERS)
 
-LAYOUT = Layout(index=("piece", "variant", "board"), per_method=("value", "seconds"), per_cell=("literature",))
-PANEL = Panel("value", "greedy against the optimum", "pieces", against_best=True)
+VARIANT_TITLES = {"plain": "{} domination", "independent": "independent {} domination",
+                  "total": "total {} domination", "independence": "{} independence"}
+
+LAYOUT = Layout(
+    index=("piece", "variant", "board"),
+    measures=("value", "bound", "gap", "status", "seconds"),
+    per_cell=("literature",),
+    folds={"value": ("bound", "gap", "status")},
+)
+PANEL = Panel(
+    "value", "pieces placed", best="optimum",
+    # A model that ran out of time returns its best placement so far, not a proved optimum.
+    cut_off=lambda record: record["method"] in MODEL_SOLVERS and record["value"] is not None
+    and not record["optimal"],
+    facet=lambda piece, variant: VARIANT_TITLES[variant].format(piece),
+)
 
 
 def cells(options: SweepOptions) -> list[dict]:
@@ -38,6 +54,7 @@ def cells(options: SweepOptions) -> list[dict]:
     ]
 
 
+@stamped
 def run(spec: dict) -> list[dict]:
     problem = PlacementProblem(Board(spec["rows"], spec["cols"]), Piece(spec["piece"]), OBJECTIVES[spec["variant"]])
     # native_search picks the baseline for the piece and objective (a greedy or a

@@ -6,26 +6,36 @@ from chessdom import native_search
 from chessdom.chessboard import NQueensResult
 from chessdom.models.nqueens import solve_nqueens
 
-from chessdom.scripts.sweep.options import SweepOptions
+from chessdom.scripts.sweep.options import OptionError, SweepOptions
 from chessdom.scripts.sweep.plots import Panel
+from chessdom.scripts.sweep.provenance import stamped
 from chessdom.scripts.sweep.records import measured, with_gaps
 from chessdom.scripts.sweep.tables import Layout
 
-LAYOUT = Layout(index=("board",), per_method=("value", "nodes", "seconds"), per_cell=("up_to_symmetry",))
-PANEL = Panel("nodes", "nodes searched", "nodes", log=True)
+METHODS = ("backtracking", "cpsat")
+
+LAYOUT = Layout(
+    index=("board",),
+    measures=("value", "gap", "status", "nodes", "seconds"),
+    per_cell=("up_to_symmetry",),
+    folds={"value": ("gap", "status")},
+)
+PANEL = Panel("nodes", "nodes searched", log=True, piece="queen",
+              cut_off=lambda record: record["status"] == "unknown", facet=lambda piece, variant: "N-Queens counts")
 
 
 def cells(options: SweepOptions) -> list[dict]:
-    """Raises ``ValueError`` for a board that is not square."""
+    """Raises ``OptionError`` for a board that is not square."""
     for board in options.boards:
         if not board.is_square:
-            raise ValueError(f"n-queens needs square boards, not the {board}")
+            raise OptionError("sizes", f"n-queens needs square boards, not the {board}")
     return [
         {"kind": "nqueens", "rows": board.rows, "cols": board.cols, "time_limit": options.time_limit}
         for board in options.boards
     ]
 
 
+@stamped
 def run(spec: dict) -> list[dict]:
     n = spec["rows"]
     engines = (

@@ -10,8 +10,9 @@ from chessdom import native_search
 from chessdom.chessboard import Board, Piece, attack_table, parse_square, parse_squares, square_name, square_names
 from chessdom.native_search import HEURISTICS
 
-from chessdom.scripts.sweep.options import SweepOptions
+from chessdom.scripts.sweep.options import OptionError, SweepOptions
 from chessdom.scripts.sweep.plots import Panel
+from chessdom.scripts.sweep.provenance import stamped
 from chessdom.scripts.sweep.records import measured, with_gaps
 from chessdom.scripts.sweep.tables import Layout
 
@@ -21,16 +22,22 @@ from chessdom.scripts.sweep.tables import Layout
 SIDES_PER_ROOK = 16
 SQUARES_PER_OBSTACLE = 16
 
-# Seed 000 compares length and nodes expanded; microseconds stay in the JSON records.
-LAYOUT = Layout(index=("board", "instance", "start"), per_method=("value", "nodes"))
-PANEL = Panel("value", "path length against the shortest", "moves (mean over boards)", against_best=True)
+# Seed 000 compares length and nodes expanded; microseconds are there for --columns seconds.
+LAYOUT = Layout(
+    index=("board", "instance", "start"),
+    measures=("value", "gap", "status", "nodes"),
+    optional=("seconds",),
+    folds={"value": ("gap", "status")},
+)
+PANEL = Panel("value", "moves (median over boards)", best="shortest", piece="knight",
+              facet=lambda piece, variant: "knight paths")
 
 
 def cells(options: SweepOptions) -> list[dict]:
-    """Raises ``ValueError`` for a board of one rank, which has no upper half for the king."""
+    """Raises ``OptionError`` for a board of one rank, which has no upper half for the king."""
     for board in options.boards:
         if board.rows < 2:
-            raise ValueError(f"knight paths need at least two ranks, not the {board}")
+            raise OptionError("sizes", f"knight paths need at least two ranks, not the {board}")
     return [
         {"kind": "paths", "rows": board.rows, "cols": board.cols, "instance": instance, "seed": options.seed,
          **random_instance(board, options.seed, instance)}
@@ -75,6 +82,10 @@ def methods() -> list[tuple[str, dict]]:
     ]
 
 
+METHODS = tuple(name for name, _ in methods())
+
+
+@stamped
 def run(spec: dict) -> list[dict]:
     board = Board(spec["rows"], spec["cols"])
     problem = {

@@ -9,25 +9,31 @@ from chessdom import native_search
 from chessdom.chessboard import Board, parse_square, square_name
 from chessdom.native_search import TIE_BREAKS
 
-from chessdom.scripts.sweep.options import SweepOptions
+from chessdom.scripts.sweep.options import OptionError, SweepOptions
 from chessdom.scripts.sweep.plots import Panel
+from chessdom.scripts.sweep.provenance import stamped
 from chessdom.scripts.sweep.records import measured
 from chessdom.scripts.sweep.tables import Layout
 
 RANDOM_STARTS = 4
 
-LAYOUT = Layout(index=("board", "start"), per_method=("outcome", "seconds"))
-PANEL = Panel("nodes", "nodes searched", "nodes (mean over starts)", log=True)
+# Markdown reads "found 8840 via warnsdorff/pohl" in one column per method, which keeps a
+# table of six searches narrow enough for a page.
+LAYOUT = Layout(index=("board", "start"), measures=("status", "nodes", "via", "seconds"),
+                folds={"status": ("nodes", "via")})
+PANEL = Panel("nodes", "nodes (median over starts)", log=True, limit="node_limit", piece="knight",
+              cut_off=lambda record: record["status"] == "limit",
+              facet=lambda piece, variant: "knight's tours")
 
 
 def cells(options: SweepOptions) -> list[dict]:
-    """Raises ``ValueError`` for a start square off one of the boards."""
+    """Raises ``OptionError`` for a start square off one of the boards."""
     return [
         {
             "kind": "tours",
             "rows": board.rows,
             "cols": board.cols,
-            "start": square_name(board, parse_square(board, start)),
+            "start": _start(board, start),
             "closed": options.closed,
             "node_limit": options.node_limit,
             "seed": options.seed,
@@ -35,6 +41,13 @@ def cells(options: SweepOptions) -> list[dict]:
         for board in options.boards
         for start in (options.starts or default_starts(board, options.seed))
     ]
+
+
+def _start(board: Board, start: str) -> str:
+    try:
+        return square_name(board, parse_square(board, start))
+    except ValueError as error:
+        raise OptionError("starts", str(error)) from None
 
 
 def default_starts(board: Board, seed: int) -> tuple[str, ...]:
@@ -52,6 +65,10 @@ def methods() -> list[tuple[str, dict]]:
     ]
 
 
+METHODS = tuple(name for name, _ in methods())
+
+
+@stamped
 def run(spec: dict) -> list[dict]:
     board = Board(spec["rows"], spec["cols"])
     start = parse_square(board, spec["start"])
