@@ -15,7 +15,15 @@ from chessdom.native_search.greedy import (
     rooks_on_diagonal,
 )
 from chessdom.native_search.knight_graph import knight_neighbours, unbounded_knight_distance
-from chessdom.native_search.nqueens import nqueens_count, nqueens_first, nqueens_trace
+from chessdom.native_search.nqueens import (
+    NQUEENS_MAX_CLASSES,
+    NQUEENS_MAX_COUNT,
+    SymmetryClasses,
+    nqueens_classes,
+    nqueens_count,
+    nqueens_first,
+    nqueens_trace,
+)
 from chessdom.native_search.paths import HEURISTICS, PATH_METHODS, forbidden_squares, knight_path
 from chessdom.native_search.results import PATH_STATUSES, TOUR_STATUSES, PathResult, TourResult
 from chessdom.native_search.tour_blocks import closed_tour_by_blocks, open_tour_by_blocks
@@ -26,11 +34,14 @@ __all__ = [
     "PATH_STATUSES",
     "TOUR_STATUSES",
     "HEURISTICS",
+    "NQUEENS_MAX_CLASSES",
+    "NQUEENS_MAX_COUNT",
     "MAX_LOOKAHEAD",
     "PATH_METHODS",
     "TIE_BREAKS",
     "TOUR_METHODS",
     "PathResult",
+    "SymmetryClasses",
     "TourResult",
     "bishops_on_central_file",
     "closed_tour_by_blocks",
@@ -43,6 +54,7 @@ __all__ = [
     "knight_neighbours",
     "knight_path",
     "knight_tour",
+    "nqueens_classes",
     "nqueens_count",
     "nqueens_first",
     "nqueens_trace",
