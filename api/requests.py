@@ -13,19 +13,25 @@ from chessdom.chessboard import VARIANT_OBJECTIVES, Board, Piece
 from chessdom.models import MAX_SIDE as MODEL_MAX_SIDE
 from chessdom.models import NQUEENS_MAX_SIZE as CPSAT_NQUEENS_MAX_SIZE
 from chessdom.models import NQUEENS_MODES, SOLVERS
-from chessdom.native_search import HEURISTICS, MAX_LOOKAHEAD, PATH_METHODS, TIE_BREAKS, TOUR_METHODS
+from chessdom.native_search import (
+    HEURISTICS,
+    MAX_LOOKAHEAD,
+    NQUEENS_MAX_CLASSES,
+    NQUEENS_MAX_COUNT,
+    PATH_METHODS,
+    TIE_BREAKS,
+    TOUR_METHODS,
+)
 
 SEARCH_MAX_SIDE = 1000
 SYNC_MAX_TIME_LIMIT = 60.0
 JOB_MAX_TIME_LIMIT = 3600.0
 SYNC_MAX_NODES = 5_000_000
-# Measured here: backtracking's first solution takes 13.5 s at n = 28 and 208 s at n = 30;
-# counting takes 5 s at n = 14 and classes 0.1 s at n = 11.
+# Measured here: backtracking's first solution takes 13.5 s at n = 28 and 208 s at n = 30.
+# Counting (and classes) is limited by the library, which measured its kernel.
 # k queens on one line attack in k(k−1)/2 pairs: list only this many, count them all.
 MAX_LISTED_PAIRS = 10_000
 NQUEENS_MAX_BACKTRACKING = 29
-NQUEENS_MAX_COUNT = 14
-NQUEENS_MAX_CLASSES = 11
 JOB_MAX_NODES = 500_000_000
 
 def _integral(value):

@@ -28,7 +28,9 @@ from chessdom.native_search.paths import HEURISTICS, PATH_METHODS, forbidden_squ
 from chessdom.native_search.results import PATH_STATUSES, TOUR_STATUSES, PathResult, TourResult
 from chessdom.native_search.tour_blocks import closed_tour_by_blocks, open_tour_by_blocks
 from chessdom.native_search.tour_theory import tour_impossibility
-from chessdom.native_search.tours import MAX_LOOKAHEAD, TIE_BREAKS, TOUR_METHODS, knight_tour, verify_tour
+from chessdom.native_search.squirrel_cull import squirrel_cull_walk
+from chessdom.native_search.tour_arrays import verify_tour
+from chessdom.native_search.tours import MAX_LOOKAHEAD, TIE_BREAKS, TOUR_METHODS, knight_tour
 
 __all__ = [
     "PATH_STATUSES",
@@ -61,6 +63,7 @@ __all__ = [
     "open_tour_by_blocks",
     "rooks_on_diagonal",
     "seed_000_knight_vs_rook_and_king",
+    "squirrel_cull_walk",
     "tour_impossibility",
     "unbounded_knight_distance",
     "verify_tour",
