@@ -159,8 +159,10 @@ def knight_tour(
                 raise
         else:
             if recorder is not None:
-                for square in squares[: recorder.offset + recorder.limit].tolist():
+                shown = squares[: recorder.offset + recorder.limit].tolist()
+                for square in shown:
                     recorder.record("place", "block_construction", square=square)
+                recorder.skip(len(squares) - len(shown))
             return result("found", squares, nodes=board.num_squares, used_method="divide_and_conquer", used_tie_break=None)
 
     finals = frozenset(knight_neighbours(board)[start_square]) if closed else None
@@ -264,3 +266,4 @@ def _record_squirrel_cull(recorder: Trace, board: Board, squares: np.ndarray) ->
                 values["tie_break"] = "squirrel_cull"
             recorder.record("place", "warnsdorff", values, square=square, candidates=candidates, **{"from": came_from})
         visited[square] = 1
+    recorder.skip(len(squares) - len(walked))

@@ -89,6 +89,11 @@ class Trace:
         """Add an event carrying plain values (counts, depths) rather than squares."""
         self.record(event, why, values)
 
+    def skip(self, count: int) -> None:
+        """Count ``count`` further events that the search does not spell out because
+        they lie past the page (a construction's remaining squares)."""
+        self.seen += count
+
     @property
     def dropped(self) -> int:
         """Events after the page."""
