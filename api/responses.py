@@ -43,6 +43,7 @@ class PlacementResponse(BaseModel):
     literature: Literature | None
     count: Count | None
     cached: bool = False
+    trace: list[dict[str, Any]] | None = None
 
 
 class NQueensResponse(BaseModel):

@@ -10,6 +10,7 @@ from chessdom.native_search.greedy import (
     greedy_domination,
     greedy_independent_set,
     greedy_placement,
+    greedy_steps,
     greedy_total_domination,
     kings_on_block_centres,
     rooks_on_diagonal,
@@ -28,11 +29,13 @@ from chessdom.native_search.paths import HEURISTICS, PATH_METHODS, forbidden_squ
 from chessdom.native_search.results import PATH_STATUSES, TOUR_STATUSES, PathResult, TourResult
 from chessdom.native_search.tour_blocks import closed_tour_by_blocks, open_tour_by_blocks
 from chessdom.native_search.tour_theory import tour_impossibility
+from chessdom.native_search.trace import DEFAULT_TRACE_LIMIT
 from chessdom.native_search.squirrel_cull import squirrel_cull_walk
 from chessdom.native_search.tour_arrays import verify_tour
 from chessdom.native_search.tours import MAX_LOOKAHEAD, TIE_BREAKS, TOUR_METHODS, knight_tour
 
 __all__ = [
+    "DEFAULT_TRACE_LIMIT",
     "PATH_STATUSES",
     "TOUR_STATUSES",
     "HEURISTICS",
@@ -51,6 +54,7 @@ __all__ = [
     "greedy_domination",
     "greedy_independent_set",
     "greedy_placement",
+    "greedy_steps",
     "greedy_total_domination",
     "kings_on_block_centres",
     "knight_neighbours",

@@ -24,12 +24,12 @@ def nqueens_first(n: int) -> NQueensResult:
     return _first_solution(n, None)
 
 
-def nqueens_trace(n: int, *, trace_limit: int = DEFAULT_TRACE_LIMIT) -> list[dict]:
-    """The step trace of :func:`nqueens_first` (place and remove events), at most
-    ``trace_limit`` events; a separate call because ``NQueensResult`` is shared with
-    the models and has no trace field."""
+def nqueens_trace(n: int, *, trace_limit: int = DEFAULT_TRACE_LIMIT, trace_offset: int = 0) -> list[dict]:
+    """The step trace of :func:`nqueens_first` (place and remove events), the page of
+    ``trace_limit`` events from ``trace_offset``; a separate call because
+    ``NQueensResult`` is shared with the models and has no trace field."""
     _check_size(n)
-    recorder = Trace(Board.square(n), trace_limit)
+    recorder = Trace(Board.square(n), trace_limit, trace_offset)
     _first_solution(n, recorder)
     return recorder.finish()
 

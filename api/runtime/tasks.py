@@ -7,11 +7,15 @@ from chessdom import models, native_search
 from chessdom.chessboard import PlacementProblem
 
 
-def placement(problem: PlacementProblem, **options) -> dict:
-    return models.solve(problem, **options).to_dict()
+def placement(problem: PlacementProblem, trace: bool = False, **options) -> dict:
+    answer = models.solve(problem, **options).to_dict()
+    if trace:
+        answer["trace"] = native_search.greedy_steps(problem)
+    return answer
 
 
-def nqueens(size: int, mode: str, method: str, up_to_symmetry: bool, time_limit: float, trace: bool) -> dict:
+def nqueens(size: int, mode: str, method: str, up_to_symmetry: bool, time_limit: float, trace: bool,
+            trace_offset: int = 0) -> dict:
     if method == "cpsat":
         result = models.solve_nqueens(size, mode=mode, time_limit=time_limit)
     elif mode == "count":
@@ -20,7 +24,7 @@ def nqueens(size: int, mode: str, method: str, up_to_symmetry: bool, time_limit:
         result = native_search.nqueens_first(size)
     answer = result.to_dict()
     if trace and method == "backtracking" and mode == "first":
-        answer["trace"] = native_search.nqueens_trace(size)
+        answer["trace"] = native_search.nqueens_trace(size, trace_offset=trace_offset)
     return answer
 
 
