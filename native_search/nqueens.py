@@ -7,7 +7,6 @@ from __future__ import annotations
 import time
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from itertools import repeat
 
 from chessdom.chessboard import Board, NQueensResult, Piece, check_placement, square_names
 from chessdom.native_search.trace import DEFAULT_TRACE_LIMIT, Trace
@@ -130,7 +129,8 @@ def nqueens_classes(n: int, *, executor: Executor | None = None) -> SymmetryClas
     firsts, seconds = zip(*task_prefixes(n)) if n > 2 else ((), ())
     mapping = map if executor is None else executor.map
     eight = four = two = nodes = 0
-    for counted in mapping(count_prefix, repeat(n, len(firsts)), firsts, seconds):
+    # Lists, not iterators: a Dask client's executor needs to know their length.
+    for counted in mapping(count_prefix, [n] * len(firsts), list(firsts), list(seconds)):
         eight, four, two, nodes = eight + counted[0], four + counted[1], two + counted[2], nodes + counted[3]
     return SymmetryClasses(n, eight, four, two, nodes)
 
