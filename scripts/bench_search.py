@@ -77,20 +77,28 @@ def timed(function, *args, **kwargs):
     return value, time.perf_counter() - began
 
 
+def cpu_timed(function, *args, **kwargs):
+    """(value, wall seconds, CPU seconds of this process): on a loaded machine the CPU
+    time is the better single-core figure."""
+    began, began_cpu = time.perf_counter(), time.process_time()
+    value = function(*args, **kwargs)
+    return value, time.perf_counter() - began, time.process_time() - began_cpu
+
+
 def bench_nqueens(sizes: range, python_up_to: int, progress: tqdm) -> list[list]:
     nqueens_classes(8)  # compile, or load from the cache, before timing
     rows = []
     for n in sizes:
-        counted, kernel_time = timed(nqueens_classes, n)
+        counted, kernel_time, kernel_cpu = cpu_timed(nqueens_classes, n)
         python_time = ratio = "-"
         if n <= python_up_to:
-            python_count, python_time = timed(python_bitmask_count, n)
+            python_count, python_time, python_cpu = cpu_timed(python_bitmask_count, n)
             assert python_count == counted.solutions, n
-            ratio = f"{python_time / kernel_time:.0f}×"
-            python_time = f"{python_time:.3f}"
+            ratio = f"{python_cpu / kernel_cpu:.0f}×"
+            python_time = f"{python_time:.3f} / {python_cpu:.3f}"
         progress.update()
         rows.append([n, f"{counted.solutions:,}", f"{counted.classes:,}", f"{counted.eight:,}", counted.four,
-                     counted.two, f"{counted.nodes:,}", f"{kernel_time:.3f}", python_time, ratio])
+                     counted.two, f"{counted.nodes:,}", f"{kernel_time:.3f} / {kernel_cpu:.3f}", python_time, ratio])
     return rows
 
 
@@ -127,7 +135,8 @@ def bench_jit(progress: tqdm) -> list[list]:
 
 
 def _tour_in_this_process(size: int, names: bool) -> tuple[float, float, float, bool]:
-    """(tour seconds, names seconds, peak RSS in MB, verified) of a closed tour from a1."""
+    """(tour seconds, names seconds, peak RSS in MB, verified) of a closed tour from a1,
+    with its square names when ``names``."""
     board = Board.square(size)
     result, tour_time = timed(knight_tour, board, "a1", closed=True)
     names_time = timed(lambda: result.path)[1] if names else float("nan")
@@ -135,18 +144,27 @@ def _tour_in_this_process(size: int, names: bool) -> tuple[float, float, float, 
     return tour_time, names_time, peak, result.verified
 
 
+def _in_a_fresh_process(size: int, names: bool):
+    # Peak RSS is a high-water mark that never comes down: one process a measurement.
+    with ProcessPoolExecutor(1, mp_context=get_context("spawn")) as pool:
+        return pool.submit(_tour_in_this_process, size, names).result()
+
+
 def bench_large_tours(sizes: list[int], runs: int, progress: tqdm) -> list[list]:
     rows = []
     for size in sizes:
         measured = []
         for _ in range(runs if size <= 1000 else 1):
-            # A fresh process a run: peak RSS is a high-water mark that never comes down.
-            with ProcessPoolExecutor(1, mp_context=get_context("spawn")) as pool:
-                measured.append(pool.submit(_tour_in_this_process, size, size <= 4000).result())
+            measured.append(_in_a_fresh_process(size, False))
             progress.update()
-        tours, names, peaks, verified = zip(*measured)
+        tours, _, peaks, verified = zip(*measured)
+        named = ["-", "-"]
+        if size <= 4000:  # 10⁸ names would take some 6 GB: the array is the answer there
+            _, names_time, names_peak, _ = _in_a_fresh_process(size, True)
+            named = [f"{names_time:.3f}", f"{names_peak:.0f}"]
+        progress.update()
         rows.append([f"{size}×{size}", f"{size * size:,}", all(verified), f"{statistics.median(tours):.3f}",
-                     "-" if size > 4000 else f"{statistics.median(names):.3f}", f"{max(peaks):.0f}"])
+                     f"{max(peaks):.0f}", *named])
     return rows
 
 
@@ -194,7 +212,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     queens = range(12, args.queens_up_to + 1)
-    steps = (len(queens) + 2 + 2 + sum(args.runs if s <= 1000 else 1 for s in args.tours)
+    steps = (len(queens) + 2 + 2 + sum((args.runs if s <= 1000 else 1) + 1 for s in args.tours)
              + args.sc_up_to - 4 + sum(len(s) for s in SEED_003_STARTS.values()))
     with tqdm(total=steps, file=sys.stderr, desc="bench_search") as progress:
         counts = bench_nqueens(queens, args.python_up_to, progress)
@@ -204,9 +222,9 @@ def main(argv: list[str] | None = None) -> None:
         failures, sweep_time, verified = bench_squirrel_cull(args.sc_up_to, progress)
         seed = bench_seed_003(progress)
     print()
-    print("N-Queens: solutions (A000170) and classes (A002562) by orbit size, one core (seconds)")
+    print("N-Queens: solutions (A000170) and classes (A002562) by orbit size, one core (seconds, wall / CPU)")
     print(tabulate(counts, headers=["n", "solutions", "classes", "orbits of 8", "of 4", "of 2", "nodes", "kernel",
-                                    "pure Python", "speed-up"]))
+                                    "pure Python", "CPU speed-up"]))
     print()
     print("N-Queens kernel tasks (first two ranks) on a local pool")
     print(tabulate(pool, headers=["n", "executor", "seconds", "speed-up"]))
@@ -214,8 +232,9 @@ def main(argv: list[str] | None = None) -> None:
     print("numba: first call of both kernels in a new process, import included (seconds)")
     print(tabulate(jit, headers=["cache", "seconds"]))
     print()
-    print("Closed knight's tours from a1, a fresh process each (seconds; peak RSS of the process)")
-    print(tabulate(tours, headers=["board", "squares", "verified", "tour", "names", "peak RSS MB"]))
+    print("Closed knight's tours from a1, a fresh process each (seconds; peak RSS of the process in MB)")
+    print(tabulate(tours, headers=["board", "squares", "verified", "tour s", "tour RSS", "names s",
+                                   "RSS with names"]))
     print()
     total = args.sc_up_to - 4
     print(f"Squirrel & Cull move orders from a1, n = 5…{args.sc_up_to}: {total - len(failures)} of {total} complete "
