@@ -2,9 +2,10 @@
 symmetries, counted one class at a time, so that Total = 8·C8 + 4·C4 + 2·C2 comes with
 the classes (OEIS A000170 and A002562) and no solution is ever held in memory.
 
-The search is the bitmask backtracking of :mod:`native_search.nqueens` (files in use and
-the two attacked diagonal directions as three machine words, shifted one step a rank),
-compiled by numba, with one more idea: it only looks for the *canonical* member of each
+The search is the bitmask backtracking chessdom ran in Python before (files in use and
+the two attacked diagonal directions as three machine words, shifted one step a rank; the
+Python version is the baseline of ``scripts/bench_search.py``), compiled by numba, with
+one more idea: it only looks for the *canonical* member of each
 class, the one whose file-per-rank vector ``p`` is lexicographically smallest among its
 eight images. The images' first entries are the distances of the four edge queens from
 the corners, so the canonical member has its rank-0 queen at the least such distance
@@ -25,9 +26,10 @@ solution (a reflection would put two queens on one line), so orbits have 8, 4 or
 members.
 
 The work splits by the first two ranks into independent tasks (:func:`task_prefixes`).
-Kernels are cached on disk (``cache=True``: numba writes beside this file, or under
-``NUMBA_CACHE_DIR`` where that is set or the package folder is read-only): measured on
-this machine, a process's first call costs about 1 s to compile and 0.3 s from the cache.
+Kernels are cached on disk (``cache=True``): under ``NUMBA_CACHE_DIR`` where that is
+set, else beside this file, else (a read-only install) in the user's cache directory.
+A process's first call compiles (seconds) or loads the cache (a fraction of a second);
+``scripts/bench_search.py`` measures both.
 """
 
 from __future__ import annotations
