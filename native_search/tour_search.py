@@ -100,6 +100,9 @@ def warnsdorff_tour(
     entered and never left (each would have to be last), or, with ``finals``, no
     admissible last square left. Every rule is sound, so exhausting the search still
     proves that no tour exists.
+
+    A traced Warnsdorff move carries the candidates it was chosen from, best first, with
+    their onward moves (seed 001's accessibility numbers) and, on a tie, the tie-break.
     """
     total = len(neighbours)
     restricted = finals is not None

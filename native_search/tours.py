@@ -77,11 +77,12 @@ def knight_tour(
 
     Returns
     -------
-    TourResult — ``found`` with a verified tour (``squares``, named by ``path``); ``none`` with a ``reason`` (from theory:
-    Schwenk 1991, Conrad et al. 1994, colour parity; or an exhausted search); ``limit``;
-    or ``dead_end``. When Warnsdorff backtracking needs more than a few times the board's
-    size it restarts with other tie-breaks (``roth``, ``pohl``, seeded ``random``);
-    ``tie_break`` in the result names the one that found the tour.
+    TourResult — ``found`` with a verified tour (``squares``, named by ``path``); ``none``
+    with a ``reason`` (from theory: Schwenk 1991, Conrad et al. 1994, colour parity; or an
+    exhausted search); ``limit``; or ``dead_end``. When Warnsdorff backtracking needs
+    more than a few times the board's size it restarts with other tie-breaks (``roth``,
+    ``pohl``, seeded ``random``); ``tie_break`` in the result names the one that found
+    the tour.
 
     Raises
     ------
@@ -129,7 +130,8 @@ def knight_tour(
         return result("none", reason=reason)
 
     rule_nodes = 0
-    if method == "warnsdorff" and tie_break == "squirrel_cull" and not closed and not lookahead:
+    rule_applies = not closed and not lookahead and node_limit >= board.num_squares
+    if method == "warnsdorff" and tie_break == "squirrel_cull" and rule_applies:
         walk = _squirrel_cull_rule(board, start_square, recorder)
         if walk is not None:
             if walk.status == "found" or not backtracking:
