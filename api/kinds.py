@@ -56,7 +56,7 @@ def square(board: Board, name: str, field: str) -> int:
     try:
         return parse_square(board, name)
     except SquareNameError as error:
-        raise FieldError(field, str(error)) from None
+        raise FieldError(field, str(error), "bad_square", {"square": name}) from None
 
 
 def squares(board: Board, names: list[str], field: str) -> list[int]:
@@ -64,13 +64,15 @@ def squares(board: Board, names: list[str], field: str) -> list[int]:
 
 
 def _request_record(request: StrictModel) -> dict:
-    return request.model_dump(mode="json", exclude={"trace"}, exclude_none=True)
+    return request.model_dump(mode="json", exclude={"trace", "trace_offset"}, exclude_none=True)
 
 
 def _placement_call(kind: str, variant: str, request: requests.PlacementRequest) -> Call:
     problem = PlacementProblem(request.board, Piece(request.piece), PLACEMENT_VARIANTS[variant])
     options = {"solver": request.solver, "count": request.count, "seed": request.seed,
                "use_theorems": request.use_theorems}
+    if request.trace:  # only then in the key, so that answers cached before stay valid
+        options["trace"] = True
     # Everything that shapes the answer or its provenance is in the key; the time limit is
     # not: a proven optimum is the same whatever limit it was proved within. A certified
     # answer is never cached: its certificate expires with the retention.
@@ -103,7 +105,7 @@ def tour_call(request: requests.TourRequest) -> Call:
         "board": board,
         "start": square(board, request.start, "start") if request.start is not None else None,
         **request.model_dump(include={"closed", "method", "tie_break", "lookahead", "backtracking", "node_limit",
-                                      "seed", "trace"}),
+                                      "seed", "trace", "trace_offset"}),
     }
     return Call("tour", tasks.tour, arguments, None, None, _request_record(request))
 

@@ -8,24 +8,32 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
 
 from chessdom.chessboard import VARIANT_OBJECTIVES, Board, Piece
 from chessdom.models import MAX_SIDE as MODEL_MAX_SIDE
 from chessdom.models import NQUEENS_MAX_SIZE as CPSAT_NQUEENS_MAX_SIZE
 from chessdom.models import NQUEENS_MODES, SOLVERS
-from chessdom.native_search import HEURISTICS, MAX_LOOKAHEAD, PATH_METHODS, TIE_BREAKS, TOUR_METHODS
+from chessdom.native_search import (
+    DEFAULT_TRACE_LIMIT,
+    HEURISTICS,
+    MAX_LOOKAHEAD,
+    NQUEENS_MAX_CLASSES,
+    NQUEENS_MAX_COUNT,
+    PATH_METHODS,
+    TIE_BREAKS,
+    TOUR_METHODS,
+)
 
 SEARCH_MAX_SIDE = 1000
 SYNC_MAX_TIME_LIMIT = 60.0
 JOB_MAX_TIME_LIMIT = 3600.0
 SYNC_MAX_NODES = 5_000_000
-# Measured here: backtracking's first solution takes 13.5 s at n = 28 and 208 s at n = 30;
-# counting takes 5 s at n = 14 and classes 0.1 s at n = 11.
+# Measured here: backtracking's first solution takes 13.5 s at n = 28 and 208 s at n = 30.
+# Counting (and classes) is limited by the library, which measured its kernel.
 # k queens on one line attack in k(k−1)/2 pairs: list only this many, count them all.
 MAX_LISTED_PAIRS = 10_000
 NQUEENS_MAX_BACKTRACKING = 29
-NQUEENS_MAX_COUNT = 14
-NQUEENS_MAX_CLASSES = 11
 JOB_MAX_NODES = 500_000_000
 
 def _integral(value):
@@ -43,6 +51,9 @@ def Integer(low: int, high: int, **field):  # noqa: N802 - used like a type
 PieceName = Literal[tuple(piece.value for piece in Piece)]
 SquareName = Annotated[str, Field(pattern=r"^[A-Za-z]{1,4}[1-9][0-9]{0,4}$", examples=["a1"])]
 Seed = Integer(0, 2**31 - 1, strict=True, description="random seed of the solver or search")
+TraceOffset = Integer(0, 2**31 - 1, strict=True, description=(
+    f"with trace: the first step to return; a trace comes in pages of {DEFAULT_TRACE_LIMIT} steps, and a later "
+    "page starts with a resume event listing what stands on the board"))
 
 
 class StrictModel(BaseModel):
@@ -103,6 +114,7 @@ class PlacementRequest(ModelBoard):
                     "refutation, accepted by an independent checker before `checked: true`; it shares the time "
                     "limit with the solve; certified answers are not served from the cache",
     )
+    trace: bool = Field(False, description="also the greedy baseline's steps, each with the squares it gained")
 
 
 class IndependenceRequest(PlacementRequest):
@@ -121,6 +133,12 @@ class VerifyRequest(SearchBoard):
     squares: list[SquareName] = Field(max_length=SEARCH_MAX_SIDE * SEARCH_MAX_SIDE)
 
 
+def _size_limit(code: str, what: str, limit: int, advice: str = "") -> PydanticCustomError:
+    """A size limit as a validation error with a stable ``code`` and the ``limit`` as a
+    parameter, for clients that translate; the message says it in English."""
+    return PydanticCustomError(code, f"{what} is limited to size ≤ {{limit}}{advice}", {"limit": limit})
+
+
 class NQueensRequest(StrictModel):
     size: Integer(1, max(CPSAT_NQUEENS_MAX_SIZE, NQUEENS_MAX_BACKTRACKING))
     mode: Literal[NQUEENS_MODES] = "first"
@@ -128,17 +146,19 @@ class NQueensRequest(StrictModel):
     up_to_symmetry: bool = Field(False, description=f"with mode count: also count classes (size ≤ {NQUEENS_MAX_CLASSES})")
     time_limit: TimeLimit = 10.0
     trace: bool = Field(False, description="with backtracking and mode first: the search's steps")
+    trace_offset: TraceOffset = 0
 
     @model_validator(mode="after")
     def _countable(self):
         if self.mode == "count" and self.size > NQUEENS_MAX_COUNT:
-            raise ValueError(f"counting is limited to size ≤ {NQUEENS_MAX_COUNT}")
+            raise _size_limit("count_size_limit", "counting", NQUEENS_MAX_COUNT)
         if self.mode == "first" and self.method == "backtracking" and self.size > NQUEENS_MAX_BACKTRACKING:
-            raise ValueError(f"plain backtracking is limited to size ≤ {NQUEENS_MAX_BACKTRACKING}; use method cpsat")
+            raise _size_limit("backtracking_size_limit", "plain backtracking", NQUEENS_MAX_BACKTRACKING,
+                              "; use method cpsat")
         if self.method == "cpsat" and self.size > CPSAT_NQUEENS_MAX_SIZE:
-            raise ValueError(f"the CP-SAT model is limited to size ≤ {CPSAT_NQUEENS_MAX_SIZE}")
+            raise _size_limit("cpsat_size_limit", "the CP-SAT model", CPSAT_NQUEENS_MAX_SIZE)
         if self.up_to_symmetry and self.size > NQUEENS_MAX_CLASSES:
-            raise ValueError(f"counting up to symmetry is limited to size ≤ {NQUEENS_MAX_CLASSES}")
+            raise _size_limit("classes_size_limit", "counting up to symmetry", NQUEENS_MAX_CLASSES)
         return self
 
 
@@ -152,6 +172,7 @@ class TourRequest(SearchBoard):
     node_limit: Integer(1, SYNC_MAX_NODES) = 1_500_000
     seed: Seed = 0
     trace: bool = False
+    trace_offset: TraceOffset = 0
 
 
 class Enemy(StrictModel):
@@ -187,9 +208,12 @@ class TourJob(TourRequest):
 
 
 class FieldError(Exception):
-    """A request field whose value is well-typed but wrong for this board or problem."""
+    """A request field whose value is well-typed but wrong for this board or problem;
+    ``code`` and ``params`` say it without words, for clients that translate."""
 
-    def __init__(self, field: str, message: str):
+    def __init__(self, field: str, message: str, code: str = "invalid_value", params: dict | None = None):
         super().__init__(message)
         self.field = field
         self.message = message
+        self.code = code
+        self.params = params or {}

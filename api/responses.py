@@ -58,6 +58,7 @@ class PlacementResponse(BaseModel):
     certificate: Certificate | None = None
     """With ``certify``: the certificate, or null with ``certificate_unavailable`` saying why."""
     certificate_unavailable: str | None = None
+    trace: list[dict[str, Any]] | None = None
 
 
 class NQueensResponse(BaseModel):

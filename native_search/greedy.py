@@ -26,6 +26,7 @@ from chessdom.chessboard import (
     square_name,
     square_names,
 )
+from chessdom.native_search.trace import DEFAULT_TRACE_LIMIT, Trace
 
 VERSION = "1"
 
@@ -41,8 +42,8 @@ def greedy_domination(board: Board, piece: Piece, *, independent: bool = False) 
 
 def greedy_total_domination(board: Board, piece: Piece) -> list[Square] | None:
     """Repeatedly place the piece that attacks the most squares not yet attacked (a
-    piece does not attack its own square), or ``None`` when some square is attacked
-    from nowhere, so that no total dominating set exists."""
+    piece does not attack its own square), in the order placed, or ``None`` when some
+    square is attacked from nowhere, so that no total dominating set exists."""
     attacks = attack_table(board, piece).bitsets
     everything = (1 << board.num_squares) - 1
     reachable = 0
@@ -56,7 +57,7 @@ def greedy_total_domination(board: Board, piece: Piece) -> list[Square] | None:
         best = max(board.squares(), key=lambda s: (attacks[s] & ~attacked).bit_count())
         placed.append(best)
         attacked |= attacks[best]
-    return sorted(placed)
+    return placed
 
 
 def greedy_independent_set(board: Board, piece: Piece) -> list[Square]:
@@ -144,6 +145,60 @@ def greedy_placement(problem: PlacementProblem) -> PlacementResult:
         solver=solver,
         wall_time=time.perf_counter() - began,
     )
+
+
+_GREEDY_RULES = {"most_newly_dominated", "most_newly_dominated_independent", "most_newly_attacked",
+                 "minimum_degree_independent_set"}
+
+
+def greedy_steps(problem: PlacementProblem, *, trace_limit: int = DEFAULT_TRACE_LIMIT) -> list[dict]:
+    """The baseline of :func:`greedy_placement` step by step, as seed 002's step mode
+    shows greedy queen domination: one ``place`` event a piece, in the order the rule
+    placed it, ``why`` naming the rule, with
+
+    * ``gain``: the squares the piece newly dominates (newly attacks, for total
+      domination; rules out, for independence, where the rule takes the fewest);
+    * ``covered``: the squares dominated (attacked; ruled out) so far, of ``squares``;
+    * for a greedy rule, ``best``: the gain the best square offered, and ``tied``: how
+      many squares offered it (the lowest of them is taken).
+
+    The gains are recounted here from the attack table, and a greedy pick that was not
+    a best one is a bug (RuntimeError). No events for an infeasible total domination.
+    """
+    board, piece, objective = problem.board, problem.piece, problem.objective
+    rule, placement = _baseline(board, piece, objective)
+    recorder = Trace(board, trace_limit)
+    if placement is None:
+        return recorder.finish()
+    attacks = attack_table(board, piece).bitsets
+    reach = attacks if objective is Objective.TOTAL_DOMINATION else [m | (1 << s) for s, m in enumerate(attacks)]
+    everything = (1 << board.num_squares) - 1
+    covered = 0
+    ruling_out = objective is Objective.INDEPENDENCE
+
+    def gain(square: Square) -> int:
+        return (reach[square] & (covered if ruling_out else ~covered)).bit_count()
+
+    if ruling_out:
+        covered = everything  # the squares still allowed; a piece rules out its share
+    for square in placement:
+        values = {"gain": gain(square)}
+        if rule in _GREEDY_RULES:
+            if rule == "minimum_degree_independent_set":
+                candidates = _squares_of(covered)
+            elif rule == "most_newly_dominated_independent":
+                candidates = _squares_of(everything & ~covered)
+            else:
+                candidates = board.squares()
+            offers = [gain(c) for c in candidates]
+            best = min(offers) if ruling_out else max(offers)
+            if values["gain"] != best:
+                raise RuntimeError(f"{rule} placed {square} with gain {values['gain']}, but {best} was offered")
+            values.update(best=best, tied=offers.count(best))
+        covered = covered & ~reach[square] if ruling_out else covered | reach[square]
+        values.update(covered=(everything & ~covered if ruling_out else covered).bit_count(), squares=board.num_squares)
+        recorder.record("place", rule, values, square=square)
+    return recorder.finish()
 
 
 def _baseline(board: Board, piece: Piece, objective: Objective) -> tuple[str, list[Square] | None]:

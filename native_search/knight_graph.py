@@ -13,13 +13,13 @@ import numpy as np
 
 from chessdom.chessboard import Board, Square
 from chessdom.chessboard.pieces import KNIGHT_STEPS
+from chessdom.native_search.squirrel_cull import DIRECTIONS, FIRST_ORDERING
 
 
-# Squirrel & Cull (1996) break Warnsdorff ties by a fixed order of the eight moves. We
-# use one fixed order, as (rank, file) steps, for every board; their refinement of
-# switching order by n mod 8 and late in the tour is not reproduced. Of the sixteen
-# cyclic orders this one had the fewest greedy dead ends from a1 for n = 5…150 (six).
-SQUIRREL_CULL_ORDER = ((-2, -1), (-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2))
+# Squirrel & Cull (1996) switch move orders by n mod 8 and on switch squares, from a
+# corner of a square board (native_search.squirrel_cull); everywhere else their first
+# order, 34261578, serves as a static tie-break, as (rank, file) steps.
+SQUIRREL_CULL_ORDER = tuple((DIRECTIONS[int(k)][1], DIRECTIONS[int(k)][0]) for k in FIRST_ORDERING)
 
 MOVE_ORDERS = ("first", "squirrel_cull", "roth")
 

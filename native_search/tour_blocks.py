@@ -25,6 +25,7 @@ import numpy as np
 from chessdom.chessboard import Board, Square
 from chessdom.chessboard.pieces import KNIGHT_STEPS
 from chessdom.native_search.knight_graph import knight_neighbours
+from chessdom.native_search.tour_arrays import CHUNK, square_dtype
 from chessdom.native_search.tour_search import warnsdorff_tour
 
 MIN_EVEN_SIDE = 12  # two block rows of at least 6 ranks
@@ -53,19 +54,25 @@ def can_construct_open(rows: int, cols: int) -> bool:
     return rows % 2 == 1 and cols % 2 == 1 and min(rows, cols) >= MIN_ODD_SIDE
 
 
-def closed_tour_by_blocks(rows: int, cols: int) -> np.ndarray:
-    """A closed knight's tour of the ``rows × cols`` board as an array of squares.
+def closed_tour_by_blocks(rows: int, cols: int, start: Square = 0) -> np.ndarray:
+    """A closed knight's tour of the ``rows × cols`` board as an array of squares
+    (int32 where they fit), read from ``start``.
 
     Raises :class:`ValueError` when :func:`can_construct` is false and
     :class:`ConstructionError` when a block has no path (not observed in tests).
     """
     if rows % 2 == 0 and rows >= MIN_EVEN_SIDE and cols >= MIN_OTHER_SIDE:
-        return _assemble(rows, cols, _split(rows, 6, 12, 2, even_count=True), _split(cols, 5, 10, 1, even_count=False))
+        heights = _split(rows, 6, 12, 2, even_count=True)
+        return _assemble(rows, cols, heights, _split(cols, 5, 10, 1, even_count=False), closed_from=start)
     if can_construct(rows, cols):
         # Transposing maps knight moves to knight moves: build on cols × rows, map back.
-        tour = closed_tour_by_blocks(cols, rows)
-        ranks, files = np.divmod(tour, rows)
-        return files * cols + ranks
+        rank, file = divmod(start, cols)
+        tour = closed_tour_by_blocks(cols, rows, file * rows + rank)
+        for begin in range(0, len(tour), CHUNK):
+            piece = tour[begin : begin + CHUNK]
+            ranks, files = np.divmod(piece, rows)
+            piece[:] = files * cols + ranks
+        return tour
     raise ValueError(f"the block construction needs one even side ≥ 12 and the other ≥ 10, got {rows}×{cols}")
 
 
@@ -185,9 +192,11 @@ def _exit_squares(height: int, width: int, direction: str, next_height: int, nex
     return frozenset(_crossings(height, width, direction, next_height, next_width))
 
 
-def _assemble(rows: int, cols: int, heights: list[int], widths: list[int], start: Square | None = None) -> np.ndarray:
-    """Block paths laid along the block cycle: closed from a fixed square when ``start``
-    is ``None``, else open from ``start`` through every block."""
+def _assemble(
+    rows: int, cols: int, heights: list[int], widths: list[int], start: Square | None = None, closed_from: Square = 0
+) -> np.ndarray:
+    """Block paths laid along the block cycle: closed, read from ``closed_from``, when
+    ``start`` is ``None``, else open from ``start`` through every block."""
     rank_starts = np.cumsum([0, *heights]).tolist()
     file_starts = np.cumsum([0, *widths]).tolist()
     order = _block_order(len(heights), len(widths))
@@ -229,7 +238,16 @@ def _assemble(rows: int, cols: int, heights: list[int], widths: list[int], start
         raise ConstructionError(f"no path to finish in a {last_height}×{last_width} block")
     paths.append(path)
     origins = [rank_starts[i] * cols + file_starts[j] for i, j in order]
-    return _concatenate(cols, shapes, origins, paths)
+    shift = 0
+    if start is None:
+        # The cycle is written from ``closed_from`` on: its position in the cycle is
+        # the squares of the blocks before its block plus its place in its block path.
+        rank, file = divmod(closed_from, cols)
+        block = (bisect_right(rank_starts, rank) - 1, bisect_right(file_starts, file) - 1)
+        k = order.index(block)
+        local = (rank - rank_starts[block[0]]) * shapes[k][1] + file - file_starts[block[1]]
+        shift = sum(len(path) for path in paths[:k]) + paths[k].index(local)
+    return _concatenate(cols, shapes, origins, paths, shift)
 
 
 def _path_and_next_entry(height, width, entry, finals, crossings, next_shape, next_finals):
@@ -246,9 +264,10 @@ def _path_and_next_entry(height, width, entry, finals, crossings, next_shape, ne
     raise ConstructionError(f"no path through a {height}×{width} block from its square {entry}")
 
 
-def _concatenate(cols: int, shapes, origins, paths) -> np.ndarray:
-    """Lay every block path into one board-sized array, grouped by distinct block path
-    so that the copying is a few vectorised operations."""
+def _concatenate(cols: int, shapes, origins, paths, shift: int) -> np.ndarray:
+    """Lay every block path into one board-sized array, starting ``shift`` squares into
+    the cycle, grouped by distinct block path so that the copying is a few vectorised
+    operations on at most :data:`CHUNK` squares each."""
     groups: dict[tuple[int, tuple[Square, ...]], tuple[list[int], list[int]]] = {}
     position = 0
     for (_, width), origin, path in zip(shapes, origins, paths):
@@ -256,9 +275,17 @@ def _concatenate(cols: int, shapes, origins, paths) -> np.ndarray:
         starts.append(position)
         group_origins.append(origin)
         position += len(path)
-    tour = np.empty(position, dtype=np.int64)
+    total = position
+    tour = np.empty(total, dtype=square_dtype(total))
     for (width, path), (starts, group_origins) in groups.items():
         local_ranks, local_files = np.divmod(np.array(path, dtype=np.int64), width)
-        slots = np.array(starts)[:, None] + np.arange(len(path))
-        tour[slots] = np.array(group_origins)[:, None] + (local_ranks * cols + local_files)
+        offsets = local_ranks * cols + local_files
+        steps = np.arange(len(path))
+        blocks_a_step = max(1, CHUNK // len(path))
+        starts_array = np.array(starts, dtype=np.int64) - shift
+        origins_array = np.array(group_origins, dtype=np.int64)
+        for first in range(0, len(starts), blocks_a_step):
+            chunk = slice(first, first + blocks_a_step)
+            slots = (starts_array[chunk, None] + steps) % total
+            tour[slots] = origins_array[chunk, None] + offsets
     return tour

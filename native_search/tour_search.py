@@ -100,6 +100,9 @@ def warnsdorff_tour(
     entered and never left (each would have to be last), or, with ``finals``, no
     admissible last square left. Every rule is sound, so exhausting the search still
     proves that no tour exists.
+
+    A traced Warnsdorff move carries the candidates it was chosen from, best first, with
+    their onward moves (seed 001's accessibility numbers) and, on a tie, the tie-break.
     """
     total = len(neighbours)
     restricted = finals is not None
@@ -177,7 +180,11 @@ def warnsdorff_tour(
                     if not final[t]:
                         free_ones -= 1
         if trace is not None:
-            trace.record("place", why, square=square, **{"from": path[-2] if len(path) > 1 else None})
+            came_from = path[-2] if len(path) > 1 else None
+            if why == "warnsdorff":
+                trace.record("place", why, accessibility, square=square, candidates=shown, **{"from": came_from})
+            else:
+                trace.record("place", why, square=square, **{"from": came_from})
         remaining = total - len(path)
 
         # Keep the candidates in order, or find the state hopeless. Squares of degree 1
@@ -198,6 +205,8 @@ def warnsdorff_tour(
                 candidates.sort(key=by_degree)
             else:
                 order(square, candidates)
+            if trace is not None:
+                shown, accessibility = _accessibility(candidates, degree, tie_break, lookahead)
             candidates.reverse()
             if not backtracking:
                 del candidates[:-1]
@@ -248,6 +257,16 @@ def warnsdorff_tour(
             return SearchOutcome("limit", None, nodes)
         square = pending[-1].pop()
         why = "next_candidate"
+
+
+def _accessibility(candidates: list[Square], degree: list[int], tie_break: str, lookahead: int):
+    """Seed 001's accessibility numbers for a step's trace: the candidates, best first,
+    their onward moves, and the tie-break when several share the fewest."""
+    degrees = [degree[t] for t in candidates]
+    values = {"degrees": degrees}
+    if degrees.count(degrees[0]) > 1:
+        values["tie_break"] = f"lookahead_{lookahead}" if lookahead else tie_break
+    return list(candidates), values
 
 
 def _deep_degree(

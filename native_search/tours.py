@@ -4,14 +4,16 @@ returned tour verified."""
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from itertools import chain, count
 
 import numpy as np
 
-from chessdom.chessboard import Board, BoardError, Square, file_name, parse_square
+from chessdom.chessboard import Board, BoardError, Square, parse_square
 from chessdom.native_search.knight_graph import MOVE_ORDERS, knight_neighbours
 from chessdom.native_search.results import TourResult
+from chessdom.native_search.squirrel_cull import MIN_SIZE as SQUIRREL_CULL_MIN_SIZE
+from chessdom.native_search.squirrel_cull import corner_symmetry, squirrel_cull_walk
+from chessdom.native_search.tour_arrays import square_dtype, verify_tour
 from chessdom.native_search.tour_blocks import (
     ConstructionError,
     can_construct,
@@ -20,7 +22,7 @@ from chessdom.native_search.tour_blocks import (
     open_tour_by_blocks,
 )
 from chessdom.native_search.tour_search import SearchOutcome, depth_first_tour, warnsdorff_tour
-from chessdom.native_search.trace import DEFAULT_TRACE_LIMIT, start_trace
+from chessdom.native_search.trace import DEFAULT_TRACE_LIMIT, Trace, start_trace
 from chessdom.native_search.tour_theory import tour_impossibility
 
 TOUR_METHODS = ("warnsdorff", "dfs", "divide_and_conquer")
@@ -47,6 +49,7 @@ def knight_tour(
     seed: int = 0,
     trace: bool = False,
     trace_limit: int = DEFAULT_TRACE_LIMIT,
+    trace_offset: int = 0,
 ) -> TourResult:
     """A knight's tour of ``board`` from ``start`` (default ``a1``).
 
@@ -62,20 +65,24 @@ def knight_tour(
         for open tours on boards of at least ``CONSTRUCT_OPEN_FROM`` squares; ``method``
         in the result says which ran.
     tie_break : ``first``, ``random`` (seeded), ``pohl`` (Pohl 1967), ``roth`` (farthest
-        from the centre) or ``squirrel_cull`` (one fixed move order in the manner of
-        Squirrel & Cull 1996; their per-n orders are not reproduced).
+        from the centre) or ``squirrel_cull`` (Squirrel & Cull 1996: on n×n boards, n ≥ 5,
+        from a corner, an open tour by their per-residue move orders without
+        backtracking, see :mod:`native_search.squirrel_cull`; where that walk dead-ends,
+        and elsewhere, their first move order ``34261578`` as a static tie-break).
     lookahead : compare the least onward degree this many moves deep on ties (seed 001).
     backtracking : with ``False`` a stuck greedy walk returns ``dead_end``.
     node_limit : squares placed in all before giving up with ``limit``.
-    trace, trace_limit : record at most ``trace_limit`` step events.
+    trace, trace_limit, trace_offset : record the step events ``trace_offset …
+        trace_offset + trace_limit − 1`` (a page of the trace, see :mod:`native_search.trace`).
 
     Returns
     -------
-    TourResult — ``found`` with a verified path; ``none`` with a ``reason`` (from theory:
-    Schwenk 1991, Conrad et al. 1994, colour parity; or an exhausted search); ``limit``;
-    or ``dead_end``. When Warnsdorff backtracking needs more than a few times the board's
-    size it restarts with other tie-breaks (``roth``, ``pohl``, seeded ``random``);
-    ``tie_break`` in the result names the one that found the tour.
+    TourResult — ``found`` with a verified tour (``squares``, named by ``path``); ``none``
+    with a ``reason`` (from theory: Schwenk 1991, Conrad et al. 1994, colour parity; or an
+    exhausted search); ``limit``; or ``dead_end``. When Warnsdorff backtracking needs
+    more than a few times the board's size it restarts with other tie-breaks (``roth``,
+    ``pohl``, seeded ``random``); ``tie_break`` in the result names the one that found
+    the tour.
 
     Raises
     ------
@@ -92,19 +99,20 @@ def knight_tour(
         raise ValueError(f"node_limit must be a positive integer, got {node_limit!r}")
     start_square = _start_square(board, start)
     began = time.perf_counter()
-    recorder = start_trace(board, trace, trace_limit)
+    recorder = start_trace(board, trace, trace_limit, trace_offset)
     reported_tie_break = tie_break if method == "warnsdorff" else None
 
     def result(status, squares=None, nodes=0, used_method=method, reason=None, used_tie_break=reported_tie_break):
-        path, verified = None, False
+        tour, verified = None, False
         if squares is not None:
-            verified = verify_tour(board, squares, closed)
+            tour = np.asarray(squares, dtype=square_dtype(board.num_squares))
+            verified = verify_tour(board, tour, closed)
             if not verified:
                 raise RuntimeError(f"{used_method} produced an invalid tour on the {board}")
-            path = square_name_tuple(board, squares)
         return TourResult(
             status=status,
-            path=path,
+            squares=tour,
+            board=board,
             nodes=nodes,
             wall_time=time.perf_counter() - began,
             method=used_method,
@@ -121,6 +129,18 @@ def knight_tour(
     if reason is not None:
         return result("none", reason=reason)
 
+    rule_nodes = 0
+    rule_applies = not closed and not lookahead and node_limit >= board.num_squares
+    if method == "warnsdorff" and tie_break == "squirrel_cull" and rule_applies:
+        walk = _squirrel_cull_rule(board, start_square, recorder)
+        if walk is not None:
+            if walk.status == "found" or not backtracking:
+                return _from_outcome(result, walk, tie_break)
+            # The rule dead-ended (n = 74 of 5…1000): backtracking takes over.
+            rule_nodes = walk.nodes
+            if recorder is not None:
+                recorder.record_value("restart", "rule_dead_end", reached=walk.nodes)
+
     rows, cols = board.rows, board.cols
     constructible = can_construct(rows, cols) or (not closed and can_construct_open(rows, cols))
     if method == "divide_and_conquer" and not constructible:
@@ -133,7 +153,7 @@ def knight_tour(
     ):
         try:
             if can_construct(rows, cols):
-                squares = _rotated(closed_tour_by_blocks(rows, cols), start_square)
+                squares = closed_tour_by_blocks(rows, cols, start_square)
             else:
                 squares = open_tour_by_blocks(rows, cols, start_square)
         except ConstructionError:
@@ -141,8 +161,10 @@ def knight_tour(
                 raise
         else:
             if recorder is not None:
-                for square in squares[: recorder.limit].tolist():
+                shown = squares[: recorder.offset + recorder.limit].tolist()
+                for square in shown:
                     recorder.record("place", "block_construction", square=square)
+                recorder.skip(len(squares) - len(shown))
             return result("found", squares, nodes=board.num_squares, used_method="divide_and_conquer", used_tie_break=None)
 
     finals = frozenset(knight_neighbours(board)[start_square]) if closed else None
@@ -150,8 +172,9 @@ def knight_tour(
         outcome = depth_first_tour(knight_neighbours(board), start_square, finals=finals, node_limit=node_limit, trace=recorder)
         return _from_outcome(result, outcome, None)
     outcome, used = _warnsdorff_with_restarts(
-        board, start_square, finals, tie_break, lookahead, backtracking, node_limit, seed, recorder
+        board, start_square, finals, tie_break, lookahead, backtracking, node_limit - rule_nodes, seed, recorder
     )
+    outcome.nodes += rule_nodes
     return _from_outcome(result, outcome, used)
 
 
@@ -210,47 +233,39 @@ def _start_square(board: Board, start: str | Square | None) -> Square:
     return start
 
 
-def _rotated(cycle: np.ndarray, start: Square) -> np.ndarray:
-    """The closed tour ``cycle`` read from ``start``."""
-    return np.roll(cycle, -int(np.flatnonzero(cycle == start)[0]))
+def _squirrel_cull_rule(board: Board, start: Square, recorder: Trace | None) -> SearchOutcome | None:
+    """Squirrel & Cull's walk when their rule applies (n×n, n ≥ 5, a corner start):
+    ``found``, or ``dead_end`` with the squares walked; ``None`` elsewhere."""
+    n = board.rows
+    if not board.is_square or n < SQUIRREL_CULL_MIN_SIZE:
+        return None
+    to_start = corner_symmetry(n, start)
+    if to_start is None:
+        return None
+    squares, reached = squirrel_cull_walk(n)
+    squares = to_start(squares[:reached])
+    if recorder is not None:
+        _record_squirrel_cull(recorder, board, squares)
+    return SearchOutcome("found" if reached == board.num_squares else "dead_end", squares, reached)
 
 
-def verify_tour(board: Board, squares: Sequence[Square] | np.ndarray, closed: bool) -> bool:
-    """Every square exactly once, a knight move each step, and back to the start when
-    ``closed``. Independent of the searches: it reads only coordinates."""
-    path = np.asarray(squares, dtype=np.int64)
-    total = board.num_squares
-    if path.shape != (total,) or path.min() < 0 or path.max() >= total:
-        return False
-    if np.bincount(path, minlength=total).max() != 1:
-        return False
-    if closed:
-        if total < 2:
-            return False
-        path = np.append(path, path[0])
-    ranks, files = np.divmod(path, board.cols)
-    return bool((np.abs(np.diff(ranks)) * np.abs(np.diff(files)) == 2).all())
-
-
-def square_name_tuple(board: Board, squares: Sequence[Square] | np.ndarray) -> tuple[str, ...]:
-    """Names of many squares at once, a million in well under 0.1 s.
-
-    One ``square_name`` call a square costs about half a second on a million squares.
-    Instead each square becomes a fixed-width row of ASCII bytes — its file letters
-    right-aligned, its rank digits left-aligned, so the name is one run of characters
-    between spaces — and a single ``str.split`` cuts the text into names in C.
-    """
-    file_width = len(file_name(board.cols - 1))
-    rank_width = len(str(board.rows))
-    space = ord(" ")
-    files = np.full((board.cols, file_width), space, dtype=np.uint8)
-    for f in range(board.cols):
-        letters = file_name(f).encode("ascii")
-        files[f, file_width - len(letters) :] = np.frombuffer(letters, dtype=np.uint8)
-    ranks = np.full((board.rows, rank_width + 1), space, dtype=np.uint8)
-    for r in range(board.rows):
-        digits = str(r + 1).encode("ascii")
-        ranks[r, : len(digits)] = np.frombuffer(digits, dtype=np.uint8)
-    rank_indices, file_indices = np.divmod(np.asarray(squares, dtype=np.int64), board.cols)
-    text = np.concatenate([files[file_indices], ranks[rank_indices]], axis=1).tobytes().decode("ascii")
-    return tuple(text.split())
+def _record_squirrel_cull(recorder: Trace, board: Board, squares: np.ndarray) -> None:
+    """The rule's steps for a viewer: each move with the accessibility numbers of its
+    candidates, recomputed from the squares walked (the compiled walk keeps none)."""
+    neighbours = knight_neighbours(board)
+    visited = bytearray(board.num_squares)
+    walked = squares[: recorder.offset + recorder.limit].tolist()
+    for index, square in enumerate(walked):
+        if index == 0:
+            recorder.record("place", "start", square=square)
+        else:
+            came_from = walked[index - 1]
+            candidates = [t for t in neighbours[came_from] if not visited[t]]
+            degrees = [sum(1 for u in neighbours[t] if not visited[u]) for t in candidates]
+            best = min(degrees)
+            values = {"degrees": degrees}
+            if degrees.count(best) > 1:
+                values["tie_break"] = "squirrel_cull"
+            recorder.record("place", "warnsdorff", values, square=square, candidates=candidates, **{"from": came_from})
+        visited[square] = 1
+    recorder.skip(len(squares) - len(walked))

@@ -1,27 +1,40 @@
 """Benchmark the native searches: ``python -m chessdom.scripts.bench_search [--runs N]``.
 
-1. Open and closed knight's tours on 1000×1000 and an open one on 999×999 (median of
-   ``--runs``), beside one plain Warnsdorff walk on 1000×1000 for scale.
-2. N-Queens count for n = 12: bitmask backtracking against a straightforward
-   list-based backtracking, in the same run.
-3. Plain DFS against Warnsdorff from seed 003's start squares on 5×5 and 6×6.
+1. N-Queens count n = 12…17 by the compiled kernel against the pure-Python bitmask
+   counter it replaced (same algorithm, same run; the Python counter only up to
+   ``--python-up-to``, it takes minutes past 15), and the classes (A002562) by orbit size.
+2. The kernel's tasks on a local process pool against one core, and numba's first-call
+   cost with an empty and with a filled on-disk cache.
+3. Knight's tours on 1000², 4000² and 10000² (closed, by construction), each in a fresh
+   process so that its peak RSS is its own: the tour (construction and verification) and,
+   up to 4000², its square names.
+4. Squirrel & Cull's move orders from the corner, n = 5…``--sc-up-to``: for which n the
+   walk completes without backtracking.
+5. Plain DFS against Warnsdorff from seed 003's start squares on 5×5 and 6×6.
 
-Tables go to stdout (tabulate), progress to stderr (tqdm).
+Tables go to stdout (tabulate), progress to stderr (tqdm). The machine's load is printed
+first: timings on a shared machine are noisy, so compare ratios within one run.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 
 from tabulate import tabulate
 from tqdm import tqdm
 
 from chessdom.chessboard import Board, square_name
-from chessdom.native_search import knight_neighbours, knight_tour, nqueens_count
-from chessdom.native_search.tour_search import depth_first_tour, warnsdorff_tour
+from chessdom.native_search import knight_neighbours, knight_tour, nqueens_classes, squirrel_cull_walk, verify_tour
+from chessdom.native_search.tour_search import depth_first_tour
 
 # Seed 003 gives starts as (x, y) with y counted from the top; (0, size-1) is a1. Its
 # reported DFS outcomes (nodes, with a 1,500,000 node limit) are shown for comparison.
@@ -31,23 +44,31 @@ SEED_003_STARTS = {
 }
 
 
-def list_based_nqueens_count(n: int) -> int:
-    """The straightforward baseline: one queen a rank, each candidate checked against
-    every queen already placed."""
-    queens: list[int] = []
+def python_bitmask_count(n: int) -> int:
+    """The counter chessdom used before its compiled kernel: bitmask backtracking in
+    Python, the first rank's left half doubled."""
+    full = (1 << n) - 1
 
-    def place(rank: int) -> int:
-        if rank == n:
+    def extend(files: int, left: int, right: int) -> int:
+        if files == full:
             return 1
         total = 0
-        for file in range(n):
-            if all(file != f and abs(file - f) != rank - r for r, f in enumerate(queens)):
-                queens.append(file)
-                total += place(rank + 1)
-                queens.pop()
+        free = full & ~(files | left | right)
+        while free:
+            bit = free & -free
+            free ^= bit
+            total += extend(files | bit, ((left | bit) << 1) & full, (right | bit) >> 1)
         return total
 
-    return place(0)
+    total = 0
+    for file in range(n // 2):
+        bit = 1 << file
+        total += extend(bit, (bit << 1) & full, bit >> 1)
+    total *= 2
+    if n % 2:
+        bit = 1 << (n // 2)
+        total += extend(bit, (bit << 1) & full, bit >> 1)
+    return total
 
 
 def timed(function, *args, **kwargs):
@@ -56,44 +77,109 @@ def timed(function, *args, **kwargs):
     return value, time.perf_counter() - began
 
 
-def bench_large_tours(runs: int, progress: tqdm) -> list[list]:
+def cpu_timed(function, *args, **kwargs):
+    """(value, wall seconds, CPU seconds of this process): on a loaded machine the CPU
+    time is the better single-core figure."""
+    began, began_cpu = time.perf_counter(), time.process_time()
+    value = function(*args, **kwargs)
+    return value, time.perf_counter() - began, time.process_time() - began_cpu
+
+
+def bench_nqueens(sizes: range, python_up_to: int, progress: tqdm) -> list[list]:
+    nqueens_classes(8)  # compile, or load from the cache, before timing
     rows = []
-    for size, closed in ((1000, False), (1000, True), (999, False)):
-        board = Board.square(size)
-        times, result = [], None
-        for _ in range(runs):
-            result, elapsed = timed(knight_tour, board, "a1", closed=closed)
-            times.append(elapsed)
-            progress.update()
-        rows.append(
-            [
-                f"{size}×{size}",
-                "closed" if closed else "open",
-                result.method,
-                result.status,
-                result.verified,
-                f"{statistics.median(times):.3f}",
-                f"{min(times):.3f}",
-                f"{max(times):.3f}",
-            ]
-        )
-    board = Board.square(1000)
-    table, table_time = timed(knight_neighbours, board)
-    walk, walk_time = timed(warnsdorff_tour, table, 0, backtracking=False, node_limit=2 * board.num_squares)
-    progress.update()
-    rows.append(["1000×1000", "open", "plain Warnsdorff walk", walk.status, "-", f"{table_time + walk_time:.3f}", "-", "-"])
+    for n in sizes:
+        counted, kernel_time, kernel_cpu = cpu_timed(nqueens_classes, n)
+        python_time = ratio = "-"
+        if n <= python_up_to:
+            python_count, python_time, python_cpu = cpu_timed(python_bitmask_count, n)
+            assert python_count == counted.solutions, n
+            ratio = f"{python_cpu / kernel_cpu:.0f}×"
+            python_time = f"{python_time:.3f} / {python_cpu:.3f}"
+        progress.update()
+        rows.append([n, f"{counted.solutions:,}", f"{counted.classes:,}", f"{counted.eight:,}", counted.four,
+                     counted.two, f"{counted.nodes:,}", f"{kernel_time:.3f} / {kernel_cpu:.3f}", python_time, ratio])
     return rows
 
 
-def bench_nqueens(progress: tqdm) -> list[list]:
-    fast, fast_time = timed(nqueens_count, 12)
+def bench_pool(n: int, workers: int, progress: tqdm) -> list[list]:
+    serial, serial_time = timed(nqueens_classes, n)
     progress.update()
-    slow, slow_time = timed(list_based_nqueens_count, 12)
+    with ProcessPoolExecutor(workers, mp_context=get_context("forkserver")) as pool:
+        list(pool.map(nqueens_classes, [8] * workers))  # start the workers and load the kernel
+        pooled, pooled_time = timed(nqueens_classes, n, executor=pool)
     progress.update()
-    return [
-        ["bitmask backtracking", fast.count, f"{fast_time:.3f}", f"{slow_time / fast_time:.1f}×"],
-        ["list-based backtracking", slow, f"{slow_time:.3f}", "1.0×"],
-    ]
+    assert pooled == serial
+    return [[n, "one core", f"{serial_time:.3f}", "1.0×"],
+            [n, f"process pool of {workers}", f"{pooled_time:.3f}", f"{serial_time / pooled_time:.2f}×"]]
+
+
+JIT_PROBE = (
+    "import time; began = time.perf_counter(); "
+    "from chessdom.native_search import nqueens_classes, squirrel_cull_walk; "
+    "nqueens_classes(8); squirrel_cull_walk(8); print(time.perf_counter() - began)"
+)
+
+
+def bench_jit(progress: tqdm) -> list[list]:
+    """First call of both kernels in a new process: compiling, then loading the cache."""
+    rows = []
+    with tempfile.TemporaryDirectory() as cache:
+        environment = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        for label in ("empty cache (compiles)", "filled cache"):
+            output = subprocess.run([sys.executable, "-c", JIT_PROBE], env=environment, capture_output=True,
+                                    text=True, check=True).stdout
+            rows.append([label, f"{float(output):.2f}"])
+            progress.update()
+    return rows
+
+
+def _tour_in_this_process(size: int, names: bool) -> tuple[float, float, float, bool]:
+    """(tour seconds, names seconds, peak RSS in MB, verified) of a closed tour from a1,
+    with its square names when ``names``."""
+    board = Board.square(size)
+    result, tour_time = timed(knight_tour, board, "a1", closed=True)
+    names_time = timed(lambda: result.path)[1] if names else float("nan")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return tour_time, names_time, peak, result.verified
+
+
+def _in_a_fresh_process(size: int, names: bool):
+    # Peak RSS is a high-water mark that never comes down: one process a measurement.
+    with ProcessPoolExecutor(1, mp_context=get_context("spawn")) as pool:
+        return pool.submit(_tour_in_this_process, size, names).result()
+
+
+def bench_large_tours(sizes: list[int], runs: int, progress: tqdm) -> list[list]:
+    rows = []
+    for size in sizes:
+        measured = []
+        for _ in range(runs if size <= 1000 else 1):
+            measured.append(_in_a_fresh_process(size, False))
+            progress.update()
+        tours, _, peaks, verified = zip(*measured)
+        named = ["-", "-"]
+        if size <= 4000:  # 10⁸ names would take some 6 GB: the array is the answer there
+            _, names_time, names_peak, _ = _in_a_fresh_process(size, True)
+            named = [f"{names_time:.3f}", f"{names_peak:.0f}"]
+        progress.update()
+        rows.append([f"{size}×{size}", f"{size * size:,}", all(verified), f"{statistics.median(tours):.3f}",
+                     f"{max(peaks):.0f}", *named])
+    return rows
+
+
+def bench_squirrel_cull(up_to: int, progress: tqdm) -> tuple[list[int], float, int]:
+    squirrel_cull_walk(8)
+    began = time.perf_counter()
+    failures, verified = [], 0
+    for n in range(5, up_to + 1):
+        squares, reached = squirrel_cull_walk(n)
+        if reached < n * n:
+            failures.append((n, reached))
+        else:
+            verified += verify_tour(Board.square(n), squares, closed=False)
+        progress.update()
+    return failures, time.perf_counter() - began, verified
 
 
 def bench_seed_003(progress: tqdm) -> list[list]:
@@ -107,56 +193,57 @@ def bench_seed_003(progress: tqdm) -> list[list]:
             blind = depth_first_tour(knight_neighbours(board), start, node_limit=1_500_000)
             warnsdorff = knight_tour(board, start)
             progress.update()
-            rows.append(
-                [
-                    f"{size}×{size}",
-                    f"({x},{y}) = {square_name(board, start)}",
-                    reported,
-                    dfs.status,
-                    dfs.nodes,
-                    f"{blind.status} {blind.nodes:,}",
-                    f"{dfs.wall_time:.4f}",
-                    warnsdorff.status,
-                    warnsdorff.nodes,
-                    f"{warnsdorff.wall_time:.4f}",
-                ]
-            )
+            rows.append([
+                f"{size}×{size}", f"({x},{y}) = {square_name(board, start)}", reported, dfs.status, dfs.nodes,
+                f"{blind.status} {blind.nodes:,}", f"{dfs.wall_time:.4f}", warnsdorff.status, warnsdorff.nodes,
+                f"{warnsdorff.wall_time:.4f}",
+            ])
     return rows
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5, help="runs per 1000×1000 tour (median reported)")
+    parser.add_argument("--runs", type=int, default=3, help="runs per 1000×1000 tour (median reported)")
+    parser.add_argument("--queens-up-to", type=int, default=17, help="largest n for the N-Queens kernel")
+    parser.add_argument("--python-up-to", type=int, default=14, help="largest n for the pure-Python counter")
+    parser.add_argument("--workers", type=int, default=2, help="processes of the local pool")
+    parser.add_argument("--tours", type=int, nargs="+", default=[1000, 4000, 10000], help="sides of the closed tours")
+    parser.add_argument("--sc-up-to", type=int, default=1000, help="largest n for the Squirrel–Cull sweep")
     args = parser.parse_args(argv)
-    steps = 3 * args.runs + 1 + 2 + sum(len(s) for s in SEED_003_STARTS.values())
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    queens = range(12, args.queens_up_to + 1)
+    steps = (len(queens) + 2 + 2 + sum((args.runs if s <= 1000 else 1) + 1 for s in args.tours)
+             + args.sc_up_to - 4 + sum(len(s) for s in SEED_003_STARTS.values()))
     with tqdm(total=steps, file=sys.stderr, desc="bench_search") as progress:
-        tours = bench_large_tours(args.runs, progress)
-        queens = bench_nqueens(progress)
+        counts = bench_nqueens(queens, args.python_up_to, progress)
+        pool = bench_pool(args.queens_up_to, args.workers, progress)
+        jit = bench_jit(progress)
+        tours = bench_large_tours(args.tours, args.runs, progress)
+        failures, sweep_time, verified = bench_squirrel_cull(args.sc_up_to, progress)
         seed = bench_seed_003(progress)
-    print("Knight's tours from a1, whole call including verification and square names (seconds)")
-    print(tabulate(tours, headers=["board", "tour", "method", "status", "verified", "median", "min", "max"]))
     print()
-    print("N-Queens count, n = 12")
-    print(tabulate(queens, headers=["method", "count", "seconds", "speed-up"]))
+    print("N-Queens: solutions (A000170) and classes (A002562) by orbit size, one core (seconds, wall / CPU)")
+    print(tabulate(counts, headers=["n", "solutions", "classes", "orbits of 8", "of 4", "of 2", "nodes", "kernel",
+                                    "pure Python", "CPU speed-up"]))
+    print()
+    print("N-Queens kernel tasks (first two ranks) on a local pool")
+    print(tabulate(pool, headers=["n", "executor", "seconds", "speed-up"]))
+    print()
+    print("numba: first call of both kernels in a new process, import included (seconds)")
+    print(tabulate(jit, headers=["cache", "seconds"]))
+    print()
+    print("Closed knight's tours from a1, a fresh process each (seconds; peak RSS of the process in MB)")
+    print(tabulate(tours, headers=["board", "squares", "verified", "tour s", "tour RSS", "names s",
+                                   "RSS with names"]))
+    print()
+    total = args.sc_up_to - 4
+    print(f"Squirrel & Cull move orders from a1, n = 5…{args.sc_up_to}: {total - len(failures)} of {total} complete "
+          f"without backtracking ({verified} verified) in {sweep_time:.1f} s; dead ends: "
+          + (", ".join(f"n = {n} after {reached:,} of {n * n:,} squares" for n, reached in failures) or "none"))
     print()
     print("Seed 003 starts: plain DFS (node limit 1,500,000) against Warnsdorff")
-    print(
-        tabulate(
-            seed,
-            headers=[
-                "board",
-                "start",
-                "seed 003 reported",
-                "dfs",
-                "dfs nodes",
-                "dfs without theory",
-                "dfs s",
-                "warnsdorff",
-                "w nodes",
-                "w s",
-            ],
-        )
-    )
+    print(tabulate(seed, headers=["board", "start", "seed 003 reported", "dfs", "dfs nodes", "dfs without theory",
+                                  "dfs s", "warnsdorff", "w nodes", "w s"]))
 
 
 if __name__ == "__main__":

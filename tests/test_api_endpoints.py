@@ -4,6 +4,8 @@ import time
 
 import pytest
 
+from chessdom.native_search import NQUEENS_MAX_COUNT
+
 
 @pytest.fixture
 def running(make_app):
@@ -71,7 +73,11 @@ def test_n_queens_first_count_and_classes(client):
 
 
 def test_n_queens_limits_are_422(client):
-    assert client.post("/nqueens", json={"size": 15, "mode": "count"}).status_code == 422
+    too_large = client.post("/nqueens", json={"size": NQUEENS_MAX_COUNT + 1, "mode": "count"})
+    assert too_large.status_code == 422 and too_large.get_json()["code"] == "invalid_field"
+    # A stable code and its numbers beside the English text, for clients that translate.
+    assert too_large.get_json()["errors"][0] | {"message": None} == {
+        "field": "body", "message": None, "code": "count_size_limit", "params": {"limit": NQUEENS_MAX_COUNT}}
     assert client.post("/nqueens", json={"size": 40}).status_code == 422
 
 

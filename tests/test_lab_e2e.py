@@ -167,9 +167,147 @@ def test_a_knights_tour_trace_steps_forward_and_back(page):
     page.click("button[data-step=last]")
     assert sorted(map(int, page.locator("#solve-board .label").all_text_contents())) == list(range(1, 37))
     page.click("button[data-step=first]")
-    page.fill("#interval", "10")
+    _fastest(page)
     page.click("button[data-step=play]")
     page.wait_for_selector(".step-counter:text-is('Step 36 of 36')")
+
+
+def _fastest(page) -> None:
+    """The speed slider beside the player, pushed to its fastest setting."""
+    assert page.locator("#player #speed").get_attribute("type") == "range"
+    page.locator("#speed").evaluate("slider => { slider.value = slider.max; slider.dispatchEvent(new Event('input')); }")
+    assert page.get_attribute("#speed", "aria-valuetext") == "10 ms a step"
+
+
+@pytest.mark.e2e
+def test_the_default_run_replays_greedy_domination_then_shows_the_proved_optimum(page):
+    """What a first visitor does: Run with the defaults (queen domination, step by step)."""
+    assert page.input_value("#problem") == "domination" and page.input_value("#run_mode") == "step"
+    with page.expect_response(lambda response: response.url.endswith("/domination")):
+        page.click("#run")
+    page.wait_for_selector("#player:not([hidden])")
+    assert page.inner_text(".step-counter") == "Step 0 of 5"
+    page.click("button[data-step=next]")
+    # Seed 002's greedy: the queen that dominates the most new squares, with the count.
+    assert "Place on d4: it dominates the most squares not yet dominated: 28 new" in page.inner_text(".explanation")
+    assert page.locator("#solve-board .piece").count() == 1
+    assert page.locator("#solve-board rect.sq.covered").count() == 27
+    assert page.is_hidden("#solve-optimum")
+    page.click("button[data-step=last]")
+    assert page.locator("#solve-board .piece").count() == 5
+    caption = page.inner_text("#solve-optimum figcaption")
+    assert caption.startswith("Greedy placed 5 queens; the optimum, drawn above, is 5, proved by ")
+    assert page.locator("#solve-optimum .piece").count() == 5
+    assert page.inner_text("#solve-stats dd[data-stat=greedy]") == "5"
+
+
+@pytest.mark.e2e
+def test_warnsdorff_steps_show_the_accessibility_numbers_of_seed_001(page):
+    _run(page, "tour", run_mode="step", rows=8, cols=8, start="a1", tour_method="warnsdorff", tie_break="first")
+    page.wait_for_selector("#player:not([hidden])")
+    page.click("button[data-step=next]")
+    assert page.locator("#solve-board .access").count() == 0, "the first step has no choice to explain"
+    page.click("button[data-step=next]")
+    # From a1 the knight may go to b3 or c2; each is marked with its onward moves, and the
+    # explanation says the same numbers.
+    line = page.inner_text(".explanation")
+    assert "Onward moves (accessibility): " in line
+    listed = line.split("Onward moves (accessibility): ")[1].split(".")[0].split(", ")
+    assert sorted(item.split()[0] for item in listed) == ["b3", "c2"]
+    assert sorted(page.locator("#solve-board .access").all_text_contents()) == sorted(item.split()[1] for item in listed)
+    assert page.locator("#solve-board .access-disc.chosen").count() == 1
+    assert page.locator("#solve-legend [data-legend=access]").count() == 1
+    # A tie is explained with the rule that broke it.
+    for _ in range(40):
+        page.click("button[data-step=next]")
+        if "Tie at" in page.inner_text(".explanation"):
+            break
+    assert "broken by the fixed move order" in page.inner_text(".explanation")
+
+
+@pytest.mark.e2e
+def test_a_long_depth_first_replay_reaches_the_tour_it_found(page):
+    """Plain DFS from a1 on 5×5: 17,655 steps, fetched from the service a page at a time."""
+    _run(page, "tour", run_mode="step", rows=5, cols=5, start="a1", tour_method="dfs")
+    page.wait_for_selector("#player:not([hidden])")
+    assert page.inner_text(".step-counter") == "Step 0 of 17,655"
+    assert "17,655 steps; they are fetched from the service 10,000 at a time" in page.inner_text(".trace-note")
+    with page.expect_response(lambda response: response.url.endswith("/tour")) as answer:
+        page.click("button[data-step=last]")
+    assert answer.value.request.post_data_json["trace_offset"] == 7_655
+    page.wait_for_selector(".step-counter:text-is('Step 17,655 of 17,655')")
+    assert sorted(map(int, page.locator("#solve-board .label").all_text_contents())) == list(range(1, 26))
+    page.click("button[data-step=back]")
+    assert page.inner_text(".step-counter") == "Step 17,654 of 17,655"
+    assert page.locator("#solve-board .label").count() == 24 - 1  # 24 placed, the knight on the last
+
+
+@pytest.mark.e2e
+def test_every_shading_on_the_board_has_a_legend_entry(page):
+    _run(page, "path", run_mode="result", rows=8, cols=8, start="a1", goals="h8", blocked="e4 d5", enemies="rook c6")
+    page.wait_for_selector("#solve-legend li")
+    legend = page.locator("#solve-legend li")
+    assert set(legend.evaluate_all("items => items.map(item => item.dataset.legend)")) >= {
+        "enemy-covered", "blocked", "start", "goal"}
+    assert "blocked square" in page.inner_text("#solve-legend")
+    for kind in ("enemy-covered", "blocked"):
+        assert page.locator(f"#solve-board rect.sq.{kind}").count() > 0
+        assert page.locator(f"#solve-legend .swatch.{kind}").count() == 1
+
+
+@pytest.mark.e2e
+def test_fields_that_do_not_apply_to_the_method_are_hidden(page):
+    page.select_option("#problem", "tour")
+    assert page.is_visible("#tie_break")
+    page.select_option("#tour_method", "dfs")
+    assert page.is_hidden("#tie_break") and page.is_hidden("#backtracking") and page.is_visible("#node_limit")
+    page.select_option("#problem", "path")
+    assert page.is_visible("#heuristic")
+    page.select_option("#path_method", "bfs")
+    assert page.is_hidden("#heuristic")
+    page.select_option("#problem", "nqueens")
+    assert page.is_hidden("#time_limit") and page.is_hidden("#nq_classes")
+    page.select_option("#nq_mode", "count")
+    assert page.is_visible("#nq_classes")
+    page.select_option("#nq_method", "cpsat")
+    assert page.is_visible("#time_limit") and page.is_hidden("#nq_classes")
+    page.select_option("#problem", "domination")
+    assert page.is_visible("#time_limit")
+
+
+@pytest.mark.e2e
+def test_challenges_show_undominated_squares_hints_and_solutions_from_the_service(page):
+    page.click("#tab-challenge")
+    page.click("#puzzle-list button[data-puzzle=queens-5x5]")
+    assert page.locator("#challenge-board rect.sq.undominated").count() == 0, "no highlight before the first piece"
+    page.click("#challenge-board [data-square=a1]")
+    assert page.locator("#challenge-board rect.sq.undominated").count() == 25 - 13
+    assert page.locator("#challenge-legend [data-legend=undominated]").count() == 1
+    with page.expect_response(lambda response: response.url.endswith("/domination")):
+        page.click("#hint")
+    page.wait_for_selector("#challenge-message.ok")
+    hinted = page.get_attribute("#challenge-board rect.sq.hint", "data-square")
+    assert f"has a queen on {hinted}" in page.inner_text("#challenge-message")
+    page.click("#show-solution")
+    page.wait_for_selector("#challenge-message:has-text('A solution from the service: 3 queens')")
+    assert page.locator("#challenge-board .piece").count() == 3
+    assert page.locator("#challenge-board rect.sq.undominated").count() == 0
+
+    # The free board: any size, piece and count, and the service says when it is impossible.
+    page.fill("#sandbox-rows", "4")
+    page.fill("#sandbox-cols", "4")
+    page.select_option("#sandbox-piece", "queen")
+    page.fill("#sandbox-goal", "1")
+    page.click("#sandbox-start")
+    assert page.inner_text("#challenge-task") == "Dominate the 4×4 board with 1 queen!"
+    page.click("#hint")
+    page.wait_for_selector("#challenge-message.warn")
+    assert page.inner_text("#challenge-message").startswith("No placement of 1 can do it: the service proved that 2 are needed")
+    page.fill("#sandbox-goal", "2")
+    page.click("#sandbox-start")
+    for square in ("b2", "c2"):
+        page.click(f"#challenge-board [data-square={square}]")
+    page.wait_for_selector("#challenge-message.ok")
 
 
 @pytest.mark.e2e
@@ -215,6 +353,18 @@ def test_the_language_switch_turns_the_whole_page_hungarian(page):
     page.click("#challenge-board [data-square=a1]")
     page.click("#challenge-board [data-square=b2]")
     assert "Nem különálló pozíció" in page.inner_text("#challenge-message")
+
+    # Numbers with a decimal comma, and the service's errors in Hungarian (from its codes).
+    page.click("#tab-solve")
+    _run(page, "nqueens", run_mode="result", size=8, nq_mode="count")
+    seconds = page.inner_text("#solve-stats dd[data-stat=time]")
+    assert seconds.endswith(" mp") and "," in seconds and "." not in seconds
+    assert page.inner_text("#solve-stats dd[data-stat=solutions]") == "92; 12 szimmetriától eltekintve"
+    page.fill("#size", "18")
+    with page.expect_response(lambda response: response.url.endswith("/nqueens")) as answer:
+        page.click("#run")
+    assert answer.value.status == 422
+    assert page.inner_text("#solve-message") == "Hiba (422): a megoldások megszámolása legfeljebb 17 méretig lehetséges"
     page.reload()
     page.wait_for_selector("body[data-ready=true]")
     assert page.inner_text("#tab-history") == "Mentett idők"
@@ -231,6 +381,18 @@ def test_the_lab_fits_a_phone_screen(browser, server):
     for tab in ("#tab-solve", "#tab-challenge", "#tab-history"):
         page.click(tab)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, f"{tab} scrolls sideways"
+    # After Run the board comes into view: on a phone it sits below the form.
+    page.click("#tab-solve")
+    page.select_option("#problem", "tour")
+    page.fill("#rows", "5")
+    page.fill("#cols", "5")
+    page.click("#run")
+    page.wait_for_selector("#player:not([hidden])")
+    for _ in range(50):  # the scroll may be smooth; the page's CSP forbids wait_for_function's eval
+        if abs(page.locator("#solve-board").bounding_box()["y"]) < 40:
+            break
+        page.wait_for_timeout(100)
+    assert abs(page.locator("#solve-board").bounding_box()["y"]) < 40
     page.click("#tab-challenge")
     page.tap("#challenge-board [data-square=c3]")
     assert "Pieces: 1 of 3" in page.inner_text("#challenge-counters")

@@ -3,7 +3,13 @@
 import pytest
 
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, Status, check_placement, parse_squares
-from chessdom.native_search import bishops_on_central_file, greedy_placement, kings_on_block_centres, rooks_on_diagonal
+from chessdom.native_search import (
+    bishops_on_central_file,
+    greedy_placement,
+    greedy_steps,
+    kings_on_block_centres,
+    rooks_on_diagonal,
+)
 
 
 @pytest.mark.parametrize("piece", list(Piece))
@@ -51,3 +57,27 @@ def test_independence_reports_its_value_as_a_lower_bound():
 def test_to_dict_round_trips_to_plain_data():
     data = greedy_placement(PlacementProblem(Board.square(6), Piece.KNIGHT, Objective.DOMINATION)).to_dict()
     assert data["status"] == "feasible" and data["verified"] is True and data["optimal"] is False
+
+
+def test_greedy_steps_replay_seed_002s_queen_domination_with_the_squares_each_queen_gained():
+    problem = PlacementProblem(Board.square(8), Piece.QUEEN, Objective.DOMINATION)
+    steps = greedy_steps(problem)
+    assert sorted(step["square"] for step in steps) == sorted(greedy_placement(problem).placement)
+    # The first queen takes the centre: d4 dominates 28 squares, as do d5, e4 and e5.
+    assert steps[0] | {"step": 0} == {"event": "place", "step": 0, "why": "most_newly_dominated", "square": "d4",
+                                       "gain": 28, "best": 28, "tied": 4, "covered": 28, "squares": 64}
+    assert sum(step["gain"] for step in steps) == 64 == steps[-1]["covered"]
+    assert all(step["gain"] == step["best"] for step in steps)
+
+
+def test_constructions_are_stepped_through_without_a_best_offer():
+    steps = greedy_steps(PlacementProblem(Board.square(8), Piece.ROOK, Objective.DOMINATION))
+    assert [step["square"] for step in steps] == ["a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8"]
+    assert all(step["why"] == "rooks_on_diagonal" and "best" not in step for step in steps)
+    assert [step["gain"] for step in steps] == [15, 13, 11, 9, 7, 5, 3, 1]
+
+
+def test_independence_steps_count_the_squares_each_piece_rules_out():
+    steps = greedy_steps(PlacementProblem(Board.square(8), Piece.QUEEN, Objective.INDEPENDENCE))
+    assert steps[0]["square"] == "a1" and steps[0]["gain"] == 22  # a1 itself and the 21 it attacks
+    assert steps[-1]["covered"] == 64

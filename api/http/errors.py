@@ -14,9 +14,24 @@ from chessdom.api.runtime.service import ServiceBusy, SolveTimedOut
 
 PROBLEM_TYPE = "about:blank"
 
+# A stable ``code`` beside the English ``detail`` (and on each field error, with its
+# ``params``), so that a client such as the Board lab can say it in its own language.
+STATUS_CODES = {
+    400: "malformed_body", 404: "not_found", 405: "method_not_allowed", 413: "body_too_large",
+    422: "invalid_field", 429: "busy", 500: "internal_error", 503: "busy",
+}
 
-def problem(status: int, detail: str, errors: list[dict] | None = None, headers: dict | None = None) -> Response:
-    body = {"type": PROBLEM_TYPE, "title": HTTPStatus(status).phrase, "status": status, "detail": detail}
+
+def _plain_params(context: dict | None) -> dict:
+    """The numbers and words of a validation error's context (never its exception)."""
+    return {key: value for key, value in (context or {}).items() if isinstance(value, (int, float, str))}
+
+
+def problem(
+    status: int, detail: str, errors: list[dict] | None = None, headers: dict | None = None, code: str | None = None
+) -> Response:
+    body = {"type": PROBLEM_TYPE, "title": HTTPStatus(status).phrase, "status": status, "detail": detail,
+            "code": code or STATUS_CODES.get(status, "error")}
     if errors is not None:
         body["errors"] = errors
     response = Response(json.dumps(body), status=status, mimetype="application/problem+json")
@@ -36,8 +51,9 @@ def _field_name(location: tuple) -> str:
 def validation_problem(error: ValidationError) -> Response:
     """422 naming each offending field (flask-openapi3's validation callback)."""
     errors = [
-        {"field": _field_name(tuple(item["loc"])), "message": item["msg"]}
-        for item in error.errors(include_url=False, include_context=False, include_input=False)
+        {"field": _field_name(tuple(item["loc"])), "message": item["msg"], "code": item["type"],
+         "params": _plain_params(item.get("ctx"))}
+        for item in error.errors(include_url=False, include_context=True, include_input=False)
     ]
     fields = ", ".join(sorted({e["field"] for e in errors}))
     return problem(422, f"invalid value for {fields}", errors)
@@ -46,7 +62,8 @@ def validation_problem(error: ValidationError) -> Response:
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(FieldError)
     def field_error(error: FieldError):
-        return problem(422, error.message, [{"field": error.field, "message": error.message}])
+        errors = [{"field": error.field, "message": error.message, "code": error.code, "params": error.params}]
+        return problem(422, error.message, errors)
 
     @app.errorhandler(ServiceBusy)
     def busy(error: ServiceBusy):
@@ -54,7 +71,7 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(SolveTimedOut)
     def timed_out(error: SolveTimedOut):
-        return problem(503, f"{error}; submit long solves to /jobs", headers={"Retry-After": "5"})
+        return problem(503, f"{error}; submit long solves to /jobs", headers={"Retry-After": "5"}, code="timed_out")
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):

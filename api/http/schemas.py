@@ -81,9 +81,17 @@ class Health(BaseModel):
     jobs_running: int
 
 
+class FieldProblem(BaseModel):
+    field: str
+    message: str
+    code: str | None = Field(None, description="stable name of the error, for clients that translate")
+    params: dict[str, str | int | float] = Field(default_factory=dict, description="the numbers and words it names")
+
+
 class ProblemDetail(BaseModel):
     type: str
     title: str
     status: int
     detail: str
-    errors: list[dict[str, str]] | None = None
+    code: str | None = Field(None, description="stable name of the error beside the English detail")
+    errors: list[FieldProblem] | None = None

@@ -15,13 +15,16 @@ from chessdom.models.certificate import CertificateUnavailable
 
 def placement(
     problem: PlacementProblem, *, time_limit: float | None = None, certify: bool = False,
-    data_dir: Path | None = None, **options,
+    data_dir: Path | None = None, trace: bool = False, **options,
 ) -> dict:
-    """The solve's answer; with ``certify``, a certificate stored under ``data_dir`` (which
-    the service supplies) within what is left of ``time_limit``."""
+    """The solve's answer; with ``trace``, the greedy baseline's steps (seed 002's lesson);
+    with ``certify``, a certificate stored under ``data_dir`` (which the service supplies)
+    within what is left of ``time_limit``."""
     started = time.monotonic()
     result = models.solve(problem, time_limit=time_limit, **options)
     answer = result.to_dict()
+    if trace:
+        answer["trace"] = native_search.greedy_steps(problem)
     if certify:
         remaining = None if time_limit is None else time_limit - (time.monotonic() - started)
         answer.update(_certificate(result, CertificateStore(data_dir), remaining))
@@ -52,7 +55,8 @@ def _certificate(result: PlacementResult, store: CertificateStore, time_limit: f
     }
 
 
-def nqueens(size: int, mode: str, method: str, up_to_symmetry: bool, time_limit: float, trace: bool) -> dict:
+def nqueens(size: int, mode: str, method: str, up_to_symmetry: bool, time_limit: float, trace: bool,
+            trace_offset: int = 0) -> dict:
     if method == "cpsat":
         result = models.solve_nqueens(size, mode=mode, time_limit=time_limit)
     elif mode == "count":
@@ -61,7 +65,7 @@ def nqueens(size: int, mode: str, method: str, up_to_symmetry: bool, time_limit:
         result = native_search.nqueens_first(size)
     answer = result.to_dict()
     if trace and method == "backtracking" and mode == "first":
-        answer["trace"] = native_search.nqueens_trace(size)
+        answer["trace"] = native_search.nqueens_trace(size, trace_offset=trace_offset)
     return answer
 
 

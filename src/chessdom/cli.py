@@ -230,13 +230,14 @@ def _tour(args: argparse.Namespace) -> int:
         trace=args.trace and args.json,
     )
     if args.json:
-        _print_json(result.to_dict())
+        result.write_json(sys.stdout)  # names streamed: a 10000×10000 tour never sits in memory as strings
+        print()
         return 0
     kind = "closed" if result.closed else "open"
     tie_break = f", tie-break {result.tie_break}" if result.tie_break else ""
     print(f"{kind} knight's tour of the {board}: {result.status} ({result.method}{tie_break})")
-    if result.path is not None:
-        print(_diagram(board, path=[parse_square(board, name) for name in result.path]))
+    if result.squares is not None:
+        print(_diagram(board, path=result.squares))
     if result.reason:
         print(f"reason: {result.reason}")
     print(f"nodes: {result.nodes}  verified: {result.verified}  wall time: {result.wall_time:.3f} s")

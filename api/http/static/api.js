@@ -1,7 +1,17 @@
 // Calls to the service's own JSON API (same origin; the page needs nothing else), and
 // the browser-side store of settings and puzzle progress.
 
-import { t } from "./i18n.js";
+import { has, hasOwn, t } from "./i18n.js";
+
+/** The service's words for ``code`` in the current language, or its English ``text``. */
+function serviceText(code, params, text) {
+  return code && hasOwn(`code_${code}`) ? t(`code_${code}`, params ?? {}) : text;
+}
+
+/** A request field as the form labels it, where the language has that label. */
+function fieldLabel(field) {
+  return has(field) ? t(field) : field;
+}
 
 export class ApiError extends Error {
   constructor(status, problem, retryAfter) {
@@ -11,12 +21,17 @@ export class ApiError extends Error {
     this.retryAfter = retryAfter;
   }
 
-  /** A one-line message for the page: the problem's detail and any named fields. */
+  /** A one-line message for the page: the problem's detail and any named fields, in
+   * the page's language where the service's stable error codes allow it. */
   describe() {
     if (this.status === 0) return t("network_error");
+    if (this.problem?.code === "timed_out") return t("timed_out");
     if (this.status === 503 || this.status === 429) return t("busy", { seconds: this.retryAfter ?? 2 });
-    const fields = (this.problem?.errors ?? []).map((error) => `${error.field}: ${error.message}`);
-    const detail = fields.length ? fields.join("; ") : this.message;
+    const fields = (this.problem?.errors ?? []).map((error) => {
+      const text = serviceText(error.code, error.params, error.message);
+      return error.field === "body" ? text : `${fieldLabel(error.field)}: ${text}`;
+    });
+    const detail = fields.length ? fields.join("; ") : serviceText(this.problem?.code, {}, this.message);
     return t("error", { status: this.status, detail });
   }
 }
@@ -36,21 +51,25 @@ export async function callApi(path, body = undefined) {
   return data;
 }
 
-/** Request kinds whose schema in /openapi.json takes ``trace``: the page asks for a trace
- * wherever the service offers one, so a search that gains tracing shows it at once. */
+/** What the service's requests accept, from /openapi.json: ``trace`` names the kinds that
+ * record steps, ``pages`` those whose long traces come in pages (``trace_offset``). The
+ * page asks for a trace wherever the service offers one, so a search that gains tracing
+ * shows it at once. */
 export async function traceableKinds() {
-  const kinds = new Set();
+  const trace = new Set();
+  const pages = new Set();
   try {
     const document = await callApi("/openapi.json");
     for (const [path, item] of Object.entries(document.paths ?? {})) {
       const reference = item.post?.requestBody?.content?.["application/json"]?.schema?.$ref;
       const schema = reference && document.components.schemas[reference.split("/").at(-1)];
-      if (schema?.properties?.trace) kinds.add(path.slice(1));
+      if (schema?.properties?.trace) trace.add(path.slice(1));
+      if (schema?.properties?.trace_offset) pages.add(path.slice(1));
     }
   } catch {
-    kinds.add("tour").add("path");
+    trace.add("tour").add("path");
   }
-  return kinds;
+  return { trace, pages };
 }
 
 const STORAGE_KEY = "chessdom.lab.v1";

@@ -93,10 +93,11 @@ function centre(name, rows) {
 /**
  * Draw a board into ``svg`` (replacing what was there). ``view`` holds:
  *   rows, cols; pieces: [{square, piece, tone}] (tone: "", "enemy", "conflict", "current");
- *   shade: Map name → class ("covered", "enemy-covered", "expanded", "blocked", "removed");
- *   labels: Map name → text (tour move numbers); path: [names] drawn as a line;
- *   marks: Map name → class ("goal", "start"); interactive: makes squares focusable
- *   gridcells named by ``describe(name)``.
+ *   shade: Map name → class ("covered", "enemy-covered", "expanded", "blocked", "removed",
+ *   "undominated"); labels: Map name → text (tour move numbers); path: [names] drawn as a
+ *   line; badges: Map name → {text, chosen} (accessibility numbers, in a corner);
+ *   marks: Map name → class ("goal", "start", "hint"); interactive: makes squares
+ *   focusable gridcells named by ``describe(name)``.
  */
 export function drawBoard(svg, view) {
   const { rows, cols } = view;
@@ -154,7 +155,22 @@ export function drawBoard(svg, view) {
     const glyph = element("text", { x, y: y + 2.6, class: `piece ${tone ?? ""}`, "font-size": 7.2 }, overlay);
     glyph.textContent = GLYPHS[piece];
   }
+  for (const [name, { text, chosen }] of view.badges ?? []) {
+    const { x, y } = centre(name, rows);
+    const at = { x: x + CELL * 0.3, y: y - CELL * 0.3 };
+    element("circle", { cx: at.x, cy: at.y, r: CELL * 0.19, class: `access-disc${chosen ? " chosen" : ""}` }, overlay);
+    element("text", { x: at.x, y: at.y + 1.05, class: "access", "font-size": 2.9 }, overlay).textContent = text;
+  }
   element("rect", { class: "focus-ring", width: CELL - 0.8, height: CELL - 0.8, x: -100, y: -100 }, overlay);
+}
+
+/** The legend entries a view needs: one per shading, mark and sign it draws, in a fixed order. */
+export function legendEntries(view) {
+  const used = new Set([...(view.shade?.values() ?? []), ...(view.marks?.values() ?? [])]);
+  if (view.badges?.size) used.add("access");
+  for (const { tone } of view.pieces ?? []) if (tone) used.add(tone);
+  return ["covered", "enemy-covered", "undominated", "blocked", "expanded", "removed", "start", "goal", "hint",
+    "access", "current", "conflict"].filter((kind) => used.has(kind));
 }
 
 /** Move the drawn focus ring onto ``name`` (or hide it). SVG has no outline that shows

@@ -1,10 +1,12 @@
-// The challenges tab (seed 002's "Sakk kihívás"): preset puzzles where the user places
-// pieces to dominate a board with a given count. Coverage is drawn live in the browser;
-// a puzzle counts as solved only when POST /verify says so.
+// The challenges tab (seed 002's "Sakk kihívás"): preset puzzles and a free board where
+// the user places pieces to dominate a board with a given count. Coverage is drawn live in
+// the browser; a puzzle counts as solved only when POST /verify says so, and hints and
+// solutions come from the service's own solvers.
 
 import { ApiError, callApi, saved } from "./api.js";
 import { GLYPHS, coverage, drawBoard, parseSquare, showFocusRing, squareName } from "./board.js";
-import { onLanguageChange, pieceWords, t } from "./i18n.js";
+import { formatNumber, onLanguageChange, pieceWords, t } from "./i18n.js";
+import { drawLegend } from "./legend.js";
 
 const MOVES = {
   ArrowUp: [1, 0], ArrowDown: [-1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1],
@@ -18,6 +20,22 @@ function taskText(puzzle) {
 
 function needsIndependence(puzzle) {
   return puzzle.rule !== "domination";
+}
+
+/** The service's answer to the puzzle's problem: a verified optimal placement and its proof. */
+function askService(puzzle) {
+  const board = { rows: puzzle.rows, cols: puzzle.cols, piece: puzzle.piece, time_limit: 10 };
+  if (puzzle.rule === "independence") return callApi("/independence", board);
+  return callApi("/domination", { ...board, variant: puzzle.rule === "independent" ? "independent" : "plain" });
+}
+
+/** A free-board puzzle from the sandbox form. */
+function sandboxPuzzle() {
+  const field = (id) => document.getElementById(`sandbox-${id}`).value;
+  const size = (id) => Math.max(1, Math.min(16, Math.round(Number(field(id))) || 1));
+  const [rows, cols, goal] = [size("rows"), size("cols"), Math.max(1, Math.round(Number(field("goal"))) || 1)];
+  const [piece, rule] = [field("piece"), field("rule")];
+  return { id: `free-${rows}x${cols}-${piece}-${goal}-${rule}`, rows, cols, piece, goal, rule, free: true };
 }
 
 /** Whether the server's check of ``placement`` solves ``puzzle``. */
@@ -35,13 +53,17 @@ export async function setUpChallenges() {
   const counters = document.getElementById("challenge-counters");
   const message = document.getElementById("challenge-message");
   const serverLine = document.getElementById("challenge-server");
+  const legend = document.getElementById("challenge-legend");
   const progress = saved.load();
   const solved = new Set(progress.solved ?? []);
   const placements = progress.placements ?? {};
-  let puzzle = puzzles.find((p) => p.id === progress.puzzle) ?? puzzles[0];
+  let puzzle = puzzles.find((p) => p.id === progress.puzzle) ?? (progress.free?.id === progress.puzzle && progress.free)
+    ?? puzzles[0];
   let cursor = null;
   let shown = null;
   let checks = 0;
+  let hinted = null;
+  const answers = new Map(); // puzzle id → the service's answer, asked once
 
   const placement = () => placements[puzzle.id] ?? [];
 
@@ -81,20 +103,33 @@ export async function setUpChallenges() {
     const { attacked, pairs, dominated } = coverage(piece, squares, rows, cols);
     const conflicts = needsIndependence(puzzle) ? new Set(pairs.flat()) : new Set();
     const shade = new Map([...attacked].filter((name) => !squares.includes(name)).map((name) => [name, "covered"]));
+    // Once play has begun, the squares still to dominate stand out (not in the
+    // independence puzzles, which ask for no domination).
+    if (squares.length && puzzle.rule !== "independence") {
+      for (let rank = 0; rank < rows; rank += 1) {
+        for (let file = 0; file < cols; file += 1) {
+          const name = squareName(rank, file);
+          if (!dominated.has(name)) shade.set(name, "undominated");
+        }
+      }
+    }
+    const marks = new Map(hinted && !squares.includes(hinted) ? [[hinted, "hint"]] : []);
     const hadFocus = svg.contains(document.activeElement);
     cursor ??= squareName(rows - 1, 0);
-    drawBoard(svg, {
-      rows, cols, shade, interactive: true, cursor,
+    const view = {
+      rows, cols, shade, marks, interactive: true, cursor,
       pieces: squares.map((square) => ({ square, piece, tone: conflicts.has(square) ? "conflict" : "" })),
       describe: (name) => t(squares.includes(name) ? "square_piece" : dominated.has(name) ? "square_covered" : "square_empty", {
         square: name, piece: t(`piece_${piece}`),
       }),
-    });
+    };
+    drawBoard(svg, view);
+    drawLegend(legend, view);
     svg.setAttribute("aria-label", t("challenge_board", puzzle));
     if (hadFocus) focusCursor();
     task.textContent = taskText(puzzle);
     counters.textContent = `${t("pieces_used", { used: squares.length, goal: puzzle.goal })} · ${t("covered", {
-      covered: dominated.size, total: rows * cols,
+      covered: formatNumber(dominated.size), total: formatNumber(rows * cols),
     })}`;
     return pairs;
   };
@@ -114,7 +149,7 @@ export async function setUpChallenges() {
       const check = await callApi("/verify", { rows: asked.rows, cols: asked.cols, piece: asked.piece, squares });
       if (id !== checks) return;
       if (solvedBy(asked, check)) {
-        solved.add(asked.id);
+        if (!asked.free) solved.add(asked.id);
         saved.update({ solved: [...solved] });
         serverLine.textContent = "";
         say("solved", {}, "ok");
@@ -127,8 +162,60 @@ export async function setUpChallenges() {
         serverLine.textContent = t("server_says_short", { n: asked.goal - check.pieces });
       }
     } catch (error) {
-      if (id === checks) serverLine.textContent = t("server_error", { detail: error instanceof ApiError ? error.message : error });
+      if (id === checks) serverLine.textContent = t("server_error", { detail: error instanceof ApiError ? error.describe() : error });
     }
+  };
+
+  /** The service's answer for this puzzle, or null after saying why there is none to use. */
+  const answer = async () => {
+    const asked = puzzle;
+    if (!answers.has(asked.id)) {
+      say("asking_service");
+      try {
+        answers.set(asked.id, await askService(asked));
+      } catch (error) {
+        if (asked === puzzle) say("server_error", { detail: error instanceof ApiError ? error.describe() : error }, "warn");
+        return null;
+      }
+    }
+    if (asked !== puzzle) return null;
+    const result = answers.get(asked.id);
+    const maximum = asked.rule === "independence";
+    if (result.optimal && (maximum ? result.value < asked.goal : result.value > asked.goal)) {
+      say(maximum ? "impossible_more" : "impossible_fewer",
+        { goal: asked.goal, value: result.value, proof: result.proof ?? "" }, "warn");
+      return null;
+    }
+    return result;
+  };
+
+  const hint = async () => {
+    const result = await answer();
+    if (!result) return;
+    const squares = placement();
+    const { dominated } = coverage(puzzle.piece, squares, puzzle.rows, puzzle.cols);
+    // The solution's square that dominates the most squares still open.
+    const gain = (name) => [...coverage(puzzle.piece, [name], puzzle.rows, puzzle.cols).dominated]
+      .filter((square) => !dominated.has(square)).length;
+    const missing = result.placement.filter((square) => !squares.includes(square)).sort((a, b) => gain(b) - gain(a));
+    hinted = missing[0] ?? null;
+    render();
+    if (hinted) say("hint_square", { square: hinted, piece: t(`piece_${puzzle.piece}`) }, "ok");
+    else say("hint_done", {}, "ok");
+  };
+
+  const showSolution = async () => {
+    const result = await answer();
+    if (!result) return;
+    const maximum = puzzle.rule === "independence";
+    placements[puzzle.id] = result.placement.slice(0, maximum ? puzzle.goal : undefined);
+    saved.update({ placements });
+    hinted = null;
+    render();
+    serverLine.textContent = "";
+    const used = placements[puzzle.id].length;
+    const proof = result.optimal && result.proof ? t(maximum ? "solution_proof_max" : "solution_proof", { proof: result.proof }) : "";
+    say("solution_shown", { count: used, ...pieceWords(puzzle.piece, used), proof }, "ok");
   };
 
   const toggle = (name) => {
@@ -143,6 +230,7 @@ export async function setUpChallenges() {
       placements[puzzle.id] = [...squares, name];
     }
     saved.update({ placements });
+    if (name === hinted) hinted = null;
     const pairs = render();
     if (needsIndependence(puzzle) && pairs.length) {
       say("warn_not_independent", { pairs: pairs.map((pair) => pair.join("–")).join(", ") }, "warn");
@@ -155,7 +243,8 @@ export async function setUpChallenges() {
   const choose = (next) => {
     puzzle = next;
     cursor = null;
-    saved.update({ puzzle: puzzle.id });
+    hinted = null;
+    saved.update({ puzzle: puzzle.id, ...(puzzle.free ? { free: puzzle } : {}) });
     say(null);
     serverLine.textContent = "";
     renderList();
@@ -191,7 +280,19 @@ export async function setUpChallenges() {
     showFocusRing(svg, event.target.matches(":focus-visible") ? event.target.dataset?.square : null);
   });
   svg.addEventListener("focusout", () => showFocusRing(svg, null));
+  document.getElementById("hint").addEventListener("click", hint);
+  document.getElementById("show-solution").addEventListener("click", showSolution);
+  document.getElementById("sandbox").addEventListener("submit", (event) => {
+    event.preventDefault();
+    choose(sandboxPuzzle());
+  });
+  if (progress.free) {
+    for (const key of ["rows", "cols", "piece", "goal", "rule"]) {
+      document.getElementById(`sandbox-${key}`).value = progress.free[key];
+    }
+  }
   document.getElementById("reset-challenge").addEventListener("click", () => {
+    hinted = null;
     placements[puzzle.id] = [];
     saved.update({ placements });
     say(null);

@@ -2,7 +2,7 @@
 // any column.
 
 import { ApiError, callApi } from "./api.js";
-import { language, onLanguageChange, statusText, t } from "./i18n.js";
+import { formatNumber, formatSeconds, language, onLanguageChange, statusText, t } from "./i18n.js";
 
 const COLUMNS = [
   { key: "id", label: "col_id", numeric: true },
@@ -10,8 +10,8 @@ const COLUMNS = [
   { key: "problem", label: "col_problem", text: (run) => describeProblem(run.problem) },
   { key: "method", label: "col_method" },
   { key: "status", label: "col_status", text: (run) => statusText(run.status) },
-  { key: "value", label: "col_value", numeric: true },
-  { key: "wall_time", label: "col_time", numeric: true, text: (run) => (run.wall_time ?? null) === null ? "" : run.wall_time.toFixed(3) },
+  { key: "value", label: "col_value", numeric: true, text: (run) => (run.value ?? null) === null ? "" : formatNumber(run.value) },
+  { key: "wall_time", label: "col_time", numeric: true, text: (run) => (run.wall_time ?? null) === null ? "" : formatSeconds(run.wall_time) },
   { key: "cached", label: "col_cached", text: (run) => (run.cached ? t("yes") : "") },
   {
     key: "created_at", label: "col_when", numeric: true,

@@ -3,13 +3,15 @@
 
 import { ApiError, callApi, saved } from "./api.js";
 import { coverage, drawBoard } from "./board.js";
-import { onLanguageChange, statusText, t } from "./i18n.js";
+import { formatNumber, formatSeconds, onLanguageChange, pieceWords, statusText, t } from "./i18n.js";
+import { drawLegend } from "./legend.js";
 import { Player, stateAfter } from "./replay.js";
 
 const PIECE_WORDS = {
   queen: "queen", rook: "rook", bishop: "bishop", knight: "knight", king: "king",
   "királynő": "queen", "vezér": "queen", "bástya": "rook", "futó": "bishop", "huszár": "knight", "király": "king",
 };
+const PLACEMENT = new Set(["domination", "independence"]);
 
 function value(id) {
   return document.getElementById(id).value;
@@ -41,15 +43,23 @@ function buildRequest(problem, trace) {
   const traced = trace ? { trace: true } : {};
   switch (problem) {
     case "domination":
-      return { ...board, piece: value("piece"), variant: value("variant"), solver: value("solver"), time_limit: number("time_limit"), count: checked("count") };
+      return {
+        ...board, piece: value("piece"), variant: value("variant"), solver: value("solver"),
+        time_limit: number("time_limit"), count: checked("count"), ...traced,
+      };
     case "independence":
-      return { ...board, piece: value("piece"), solver: value("solver"), time_limit: number("time_limit"), count: checked("count") };
+      return {
+        ...board, piece: value("piece"), solver: value("solver"), time_limit: number("time_limit"),
+        count: checked("count"), ...traced,
+      };
     case "nqueens": {
+      const backtracking = value("nq_method") === "backtracking";
       // Only a first-solution backtracking search has steps to show.
-      const stepwise = value("nq_mode") === "first" && value("nq_method") === "backtracking";
+      const stepwise = value("nq_mode") === "first" && backtracking;
+      const classes = value("nq_mode") === "count" && backtracking && checked("nq_classes");
       return {
         size: number("size"), mode: value("nq_mode"), method: value("nq_method"), time_limit: number("time_limit"),
-        ...(stepwise ? traced : {}),
+        ...(classes ? { up_to_symmetry: true } : {}), ...(stepwise ? traced : {}),
       };
     }
     case "tour":
@@ -85,18 +95,24 @@ function pathScenery(view, request) {
   for (const goal of request.goals) view.marks.set(goal, "goal");
 }
 
-/** The board after ``position`` steps of the trace, or the final answer at its end. */
-function viewOf(problem, request, result, position) {
-  const view = { ...boardOf(problem, request), pieces: [], shade: new Map(), labels: new Map(), marks: new Map(), path: [] };
-  const trace = result.trace ?? [];
-  const replaying = position < trace.length;
-  const state = replaying ? stateAfter(trace, position) : null;
+/** The board after ``position`` steps of the trace (``page`` holds them), or the final
+ * answer at its end. */
+function viewOf(problem, request, result, position, page, total) {
+  const view = {
+    ...boardOf(problem, request), pieces: [], shade: new Map(), labels: new Map(), marks: new Map(), path: [],
+    badges: new Map(),
+  };
+  // The greedy steps of a placement problem stay on the board at their end; the proved
+  // optimum is drawn beside them.
+  const replaying = position < total || (PLACEMENT.has(problem) && total > 0);
+  const state = replaying ? stateAfter(page, position) : null;
   if (problem === "path") pathScenery(view, request);
 
-  if (problem === "domination" || problem === "independence") {
+  if (PLACEMENT.has(problem)) {
     const piece = result.problem?.piece ?? request.piece;
-    for (const square of result.placement ?? []) view.pieces.push({ square, piece });
-    shadeCovered(view, piece, result.placement ?? []);
+    const squares = replaying ? state.placed : result.placement ?? [];
+    for (const square of squares) view.pieces.push({ square, piece, tone: square === state?.current ? "current" : "" });
+    shadeCovered(view, piece, squares);
   } else if (problem === "nqueens") {
     const queens = replaying ? state.placed : result.solution ?? [];
     for (const square of queens) view.pieces.push({ square, piece: "queen", tone: square === state?.current ? "current" : "" });
@@ -110,6 +126,11 @@ function viewOf(problem, request, result, position) {
       view.labels.delete(knightOn);
       view.pieces.push({ square: knightOn, piece: "knight", tone: "current" });
     }
+    // Seed 001's accessibility numbers: where the knight could have gone, and how many
+    // onward moves each of those squares had left.
+    (state?.event?.candidates ?? []).forEach((square, index) => {
+      view.badges.set(square, { text: state.event.degrees[index], chosen: square === state.event.square });
+    });
     if (request.start) view.marks.set(request.start, "start");
   } else {
     const path = !replaying ? result.path ?? [] : state.walked.length ? state.walked : state.placed;
@@ -129,17 +150,21 @@ function yesNo(flag) {
 }
 
 function seconds(time) {
-  return time === null || time === undefined ? t("none") : t("seconds", { t: time < 0.01 ? time.toPrecision(2) : time.toFixed(3) });
+  return time === null || time === undefined ? t("none") : t("seconds", { t: formatSeconds(time) });
+}
+
+function count(value) {
+  return value === null || value === undefined ? undefined : formatNumber(value);
 }
 
 /** The numbers beside the board: [label key, text] pairs for whichever fields the answer has. */
-function statsOf(problem, result) {
+function statsOf(problem, result, steps) {
   const rows = [];
   const add = (key, text) => {
     if (text !== undefined && text !== null && text !== "") rows.push([key, String(text)]);
   };
   add("stat_status", statusText(result.status));
-  if (problem === "domination" || problem === "independence") {
+  if (PLACEMENT.has(problem)) {
     add("stat_value", result.value ?? t("none"));
     add("stat_lower_bound", result.lower_bound ?? t("none"));
     add("stat_upper_bound", result.upper_bound ?? t("none"));
@@ -151,67 +176,116 @@ function statsOf(problem, result) {
     add("stat_literature", literature
       ? `${literature.value} (${literature.source})${literature.agrees === null ? "" : ` — ${t(literature.agrees ? "agrees" : "disagrees")}`}`
       : t("none"));
-    if (result.count) add("stat_count", `${result.count.solutions}; ${t("up_to_symmetry", { n: result.count.up_to_symmetry })}`);
+    if (result.count) {
+      add("stat_count", `${count(result.count.solutions)}; ${t("up_to_symmetry", { n: count(result.count.up_to_symmetry) })}`);
+    }
+    if (result.trace) add("stat_greedy", count(greedyPieces(result)));
     if (result.cached) add("stat_cached", yesNo(true));
   } else if (problem === "nqueens") {
     add("stat_method", result.method);
-    add("stat_solutions", result.count === null || result.count === undefined ? undefined
-      : `${result.count}; ${t("up_to_symmetry", { n: result.up_to_symmetry })}`);
-    add("stat_nodes", result.nodes);
+    const classes = result.up_to_symmetry === null || result.up_to_symmetry === undefined
+      ? "" : `; ${t("up_to_symmetry", { n: count(result.up_to_symmetry) })}`;
+    add("stat_solutions", result.count === null || result.count === undefined ? undefined : `${count(result.count)}${classes}`);
+    add("stat_nodes", count(result.nodes));
     add("stat_verified", yesNo(result.verified));
   } else if (problem === "tour") {
     add("stat_method", [result.method, result.tie_break].filter(Boolean).join(" · "));
-    add("stat_length", result.path?.length ? result.path.length - 1 : undefined);
-    add("stat_nodes", result.nodes);
+    add("stat_length", result.path?.length ? count(result.path.length - 1) : undefined);
+    add("stat_nodes", count(result.nodes));
     add("stat_reason", result.reason);
     if (result.verified !== undefined) add("stat_verified", yesNo(result.verified));
   } else {
     add("stat_method", [result.method, result.heuristic].filter(Boolean).join(" · "));
-    add("stat_length", result.length);
-    add("stat_nodes_expanded", result.nodes_expanded);
+    add("stat_length", count(result.length));
+    add("stat_nodes_expanded", count(result.nodes_expanded));
     add("stat_optimal", yesNo(result.optimal));
   }
   add("stat_time", seconds(result.wall_time));
-  if (result.trace) add("stat_trace", result.trace.length);
+  if (steps) add("stat_trace", count(steps));
   return rows;
 }
 
-/** Wire the problems tab; ``traceable`` names the request kinds that accept ``trace``. */
-export function setUpSolve(traceable, onRun) {
+function greedyPieces(result) {
+  return result.trace.filter((event) => event.event === "place").length;
+}
+
+/** Seed 002's comparison once the greedy steps are over: how many pieces greedy placed
+ * against the solver's optimum and how it was proved. */
+function greedySummary(problem, result) {
+  const piece = result.problem?.piece;
+  const greedy = greedyPieces(result);
+  const words = pieceWords(piece, greedy);
+  const params = {
+    greedy: `${formatNumber(greedy)} ${words.pieces}`,
+    greedy_acc: `${formatNumber(greedy)} ${words.acc}`,
+    value: formatNumber(result.value),
+    proof: result.proof ? t("greedy_proof", { proof: result.proof }) : "",
+  };
+  if (problem === "independence") return t("greedy_independence", params);
+  return t(result.optimal ? "greedy_vs_optimum" : "greedy_vs_best", params);
+}
+
+/** Wire the problems tab; ``kinds`` says which request kinds take ``trace`` and pages. */
+export function setUpSolve(kinds, onRun) {
   const form = document.getElementById("solve-form");
   const problemSelect = document.getElementById("problem");
   const svg = document.getElementById("solve-board");
+  const legend = document.getElementById("solve-legend");
   const stats = document.getElementById("solve-stats");
   const message = document.getElementById("solve-message");
   const runButton = document.getElementById("run");
+  const optimum = document.getElementById("solve-optimum");
   let last = null;
+  let said = null;
 
-  const say = (key, tone = "") => {
+  const say = (key, tone = "", params = {}) => {
+    said = key ? { key, tone, params } : null;
     message.className = `message ${tone}`;
-    message.dataset.key = key;
-    message.textContent = key ? t(key) : "";
+    message.textContent = key ? t(key, params) : "";
   };
 
-  const draw = (position) => {
+  const draw = (position, page) => {
     if (!last) return;
-    const view = viewOf(last.problem, last.request, last.result, position);
+    const total = player.total;
+    const view = viewOf(last.problem, last.request, last.result, position, page, total);
     drawBoard(svg, view);
+    drawLegend(legend, view);
     const pieces = view.pieces.map(({ square, piece }) => `${t(`piece_${piece}`)} ${square}`);
     svg.setAttribute("aria-label", [t("board_label", view), ...pieces].join(", "));
+    showOptimum(position === total && PLACEMENT.has(last.problem) && total > 0);
+  };
+
+  /** Seed 002's comparison at the end of the greedy steps: the solver's answer on a
+   * second board, with how many pieces each used and how the optimum was proved. */
+  const showOptimum = (shown) => {
+    optimum.hidden = !shown;
+    if (!shown) return;
+    const { problem, request, result } = last;
+    const view = viewOf(problem, request, { ...result, trace: [] }, 0, null, 0);
+    drawBoard(optimum.querySelector("svg"), view);
+    optimum.querySelector("svg").setAttribute("aria-label", t("board_label", view));
+    optimum.querySelector("figcaption").textContent = greedySummary(problem, result);
   };
   const player = new Player(document.getElementById("player"), draw);
 
+  /** A field applies to the chosen problem (``data-problems``) and to the choices made in
+   * the fields before it (``data-when="control=value …"``; a condition on a field that
+   * does not apply is ignored). */
   const showFields = () => {
     const problem = problemSelect.value;
     for (const field of form.querySelectorAll("[data-problems]")) {
-      field.hidden = !field.dataset.problems.split(" ").includes(problem);
+      const conditions = (field.dataset.when ?? "").split(" ").filter(Boolean).map((pair) => pair.split("="));
+      field.hidden = !field.dataset.problems.split(" ").includes(problem) || conditions.some(([id, wanted]) => {
+        const control = document.getElementById(id);
+        return !control.closest("label").hidden && control.value !== wanted;
+      });
     }
   };
 
   const showStats = () => {
     stats.replaceChildren();
     if (!last) return;
-    for (const [key, text] of statsOf(last.problem, last.result)) {
+    for (const [key, text] of statsOf(last.problem, last.result, player.total)) {
       const term = document.createElement("dt");
       term.textContent = t(key);
       const detail = document.createElement("dd");
@@ -221,18 +295,26 @@ export function setUpSolve(traceable, onRun) {
     }
   };
 
+  /** On a phone the board sits below the form: bring it into view with the answer. */
+  const bringBoardIntoView = () => {
+    if (!window.matchMedia("(max-width: 760px)").matches) return;
+    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    svg.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+  };
+
   problemSelect.addEventListener("change", () => {
     showFields();
     saved.update({ problem: problemSelect.value });
   });
-  for (const id of ["run_mode", "interval"]) {
+  form.addEventListener("change", showFields);
+  for (const id of ["run_mode", "speed"]) {
     document.getElementById(id).addEventListener("change", () => saved.update({ [id]: value(id) }));
   }
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const problem = problemSelect.value;
     const mode = value("run_mode");
-    const request = buildRequest(problem, mode !== "result" && traceable.has(problem));
+    const request = buildRequest(problem, mode !== "result" && kinds.trace.has(problem));
     runButton.disabled = true;
     form.setAttribute("aria-busy", "true");
     say("running");
@@ -240,20 +322,22 @@ export function setUpSolve(traceable, onRun) {
       const result = await callApi(`/${problem}`, request);
       last = { problem, request, result };
       say("");
+      const pages = kinds.pages.has(problem) && request.trace
+        ? async (offset) => (await callApi(`/${problem}`, { ...request, trace_offset: offset })).trace
+        : null;
+      player.load(result.trace, mode === "result" ? Infinity : 0, pages, PLACEMENT.has(problem) ? "at_end_greedy" : "at_end");
       showStats();
-      const steps = result.trace?.length ?? 0;
-      player.load(result.trace, mode === "result" ? steps : 0);
-      if (steps === 0) {
-        say(mode === "result" ? "" : "no_trace");
-      } else if (mode === "auto") {
-        player.play();
-      }
+      if (!player.total && mode !== "result") say("no_trace");
+      else if (mode === "auto") player.play();
+      bringBoardIntoView();
     } catch (error) {
       last = null;
+      optimum.hidden = true;
       player.load([], 0);
       showStats();
       say("", "warn");
       message.textContent = error instanceof ApiError ? error.describe() : String(error);
+      said = { error };
     } finally {
       runButton.disabled = false;
       form.removeAttribute("aria-busy");
@@ -263,14 +347,16 @@ export function setUpSolve(traceable, onRun) {
   onLanguageChange(() => {
     showStats();
     if (last) player.go(player.position);
-    if (message.dataset.key) message.textContent = t(message.dataset.key);
+    if (said?.key) say(said.key, said.tone, said.params);
+    else if (said?.error instanceof ApiError) message.textContent = said.error.describe();
   });
 
   const settings = saved.load();
   if (settings.problem) problemSelect.value = settings.problem;
   if (settings.run_mode) document.getElementById("run_mode").value = settings.run_mode;
-  if (settings.interval) document.getElementById("interval").value = settings.interval;
+  if (settings.speed) document.getElementById("speed").value = settings.speed;
   showFields();
   say("no_result");
   drawBoard(svg, { rows: 8, cols: 8 });
+  drawLegend(legend, {});
 }
