@@ -1,7 +1,6 @@
 """Large-board tours: Squirrel & Cull's move orders from the corner, the divide-and-
 conquer construction up to 1000×1000, and the memory a large tour takes."""
 
-import time
 import tracemalloc
 
 import pytest
@@ -84,14 +83,11 @@ def test_block_construction_refuses_boards_it_does_not_cover():
 
 
 @pytest.mark.parametrize("closed", [False, True])
-def test_1000x1000_tour_is_fast_and_verified(closed):
-    board = Board.square(1000)
-    began = time.perf_counter()
-    result = knight_tour(board, "e5", closed=closed)
-    elapsed = time.perf_counter() - began
+def test_a_1000x1000_tour_is_found_and_verified(closed):
+    # Its speed is scripts/bench_search's business, not a test's.
+    result = knight_tour(Board.square(1000), "e5", closed=closed)
     assert result.status == "found" and result.verified and result.path[0] == "e5"
     assert len(result.path) == 1_000_000
-    assert elapsed < 6  # targets 1 s / 2 s unloaded; generous here for shared CI machines
 
 
 def test_odd_board_open_tour_by_search_below_the_construction_threshold():
