@@ -11,6 +11,7 @@ from werkzeug.exceptions import BadRequest
 
 from chessdom.store import Store
 
+from chessdom.api.http.access import register_access
 from chessdom.api.http.docs import register_docs
 from chessdom.api.http.errors import problem, register_error_handlers, validation_problem
 from chessdom.api.http.lab import lab
@@ -30,6 +31,13 @@ class Context:
     pool: SolverPool
     service: SolveService
     runner: JobRunner | None
+
+    def shutdown(self) -> None:
+        """Stop taking jobs and kill every running solver now; the jobs they ran go back
+        to the queue for the next server."""
+        if self.runner is not None:
+            self.runner.stop()
+        self.pool.shutdown()
 
 
 def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
@@ -62,9 +70,12 @@ def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
     runner = None
     if settings.run_jobs:
         # Jobs leave slot 0 to synchronous requests whenever there is more than one.
-        runner = JobRunner(service, store, max(1, settings.solver_slots - 1), settings.job_lease)
+        runner = JobRunner(
+            service, store, max(1, settings.solver_slots - 1), settings.job_lease, settings.retention_days * 86400
+        )
         runner.start()
     app.extensions["chessdom"] = Context(settings, store, pool, service, runner)
+    register_access(app, settings)
 
     @app.before_request
     def require_json_object():

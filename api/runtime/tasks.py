@@ -4,7 +4,9 @@ were converted from the request at the edge (see :mod:`chessdom.api.kinds`)."""
 from __future__ import annotations
 
 from chessdom import models, native_search
-from chessdom.chessboard import PlacementProblem
+from chessdom.chessboard import Board, Piece, PlacementProblem, check_placement, square_names
+
+from chessdom.api.requests import MAX_LISTED_PAIRS, FieldError
 
 
 def placement(problem: PlacementProblem, **options) -> dict:
@@ -30,3 +32,26 @@ def tour(**arguments) -> dict:
 
 def path(**arguments) -> dict:
     return native_search.knight_path(**arguments).to_dict()
+
+
+def verify(board: Board, piece: str, names: list[str]) -> dict:
+    """The independent checker's verdict on a placement; a million squares take seconds
+    and hundreds of megabytes, so this runs in a worker like any solve."""
+    from chessdom.api.kinds import squares  # kinds imports this module
+
+    placed = squares(board, names, "squares")
+    seen = set()
+    for index, name in enumerate(names):
+        if name.lower() in seen:
+            raise FieldError(f"squares.{index}", f"{name!r} is given more than once")
+        seen.add(name.lower())
+    check = check_placement(board, Piece(piece), placed)
+    return {
+        "pieces": len(placed),
+        "dominating": check.dominating,
+        "independent": check.independent,
+        "total": check.total,
+        "undominated": square_names(board, check.undominated),
+        "attacking_pairs": [square_names(board, pair) for pair in check.attacking_pairs_up_to(MAX_LISTED_PAIRS)],
+        "attacking_pair_count": check.attacking_pair_count,
+    }
