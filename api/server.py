@@ -44,8 +44,24 @@ class Server(BaseApplication):
         return create_app(self.settings)
 
 
-def _stop_solvers(worker) -> None:
-    worker.wsgi.extensions["chessdom"].shutdown()
+SHUTDOWN_WAIT_SECONDS = 2.0
+
+
+def _stop_solvers(worker, wait: float = 0.0) -> None:
+    # No context when the worker failed before its app was built.
+    context = getattr(getattr(worker, "wsgi", None), "extensions", {}).get("chessdom")
+    if context is not None:
+        context.shutdown(wait)
+
+
+def _worker_abort(worker) -> None:
+    """gunicorn's timeout is about to kill the worker."""
+    _stop_solvers(worker)
+
+
+def _worker_exit(server, worker) -> None:
+    """Runs in the worker as it exits: its solvers are dead, let the jobs be requeued."""
+    _stop_solvers(worker, SHUTDOWN_WAIT_SECONDS)
 
 
 def _kill_solvers_first(worker) -> None:
@@ -107,7 +123,8 @@ def main(argv: list[str] | None = None, prog: str = "chessdom serve") -> None:
         "errorlog": "-",
         "control_socket_disable": True,
         "post_worker_init": _kill_solvers_first,
-        "worker_abort": _stop_solvers,
+        "worker_abort": _worker_abort,
+        "worker_exit": _worker_exit,
     }
     Server(settings, options).run()
 

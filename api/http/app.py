@@ -32,12 +32,14 @@ class Context:
     service: SolveService
     runner: JobRunner | None
 
-    def shutdown(self) -> None:
+    def shutdown(self, wait: float = 0.0) -> None:
         """Stop taking jobs and kill every running solver now; the jobs they ran go back
-        to the queue for the next server."""
+        to the queue for the next server (within ``wait`` seconds: 0 in a signal handler)."""
         if self.runner is not None:
             self.runner.stop()
         self.pool.shutdown()
+        if self.runner is not None and wait > 0:
+            self.runner.join(wait)
 
 
 def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:

@@ -34,6 +34,7 @@ class JobRunner:
         self._stop = threading.Event()
         self._running = threading.Semaphore(concurrency)
         self._thread: threading.Thread | None = None
+        self._job_threads: set[threading.Thread] = set()
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._loop, name="job-runner", daemon=True)
@@ -42,6 +43,15 @@ class JobRunner:
     def stop(self) -> None:
         self._stop.set()
         self._wake.set()
+
+    def join(self, timeout: float) -> None:
+        """Wait up to ``timeout`` seconds for the jobs in progress to be recorded (after
+        :meth:`stop` and the solvers' shutdown, that is at once: they go back to the queue)."""
+        deadline = time.monotonic() + timeout
+        if self._thread is not None:  # first: it may still start a job thread
+            self._thread.join(timeout)
+        for thread in list(self._job_threads):
+            thread.join(max(0.0, deadline - time.monotonic()))
 
     def wake(self) -> None:
         """A job was queued: look now rather than at the next poll."""
@@ -76,6 +86,9 @@ class JobRunner:
                 self.service.pool.slots.release(slot)
             self._running.release()
             raise
+        if job is not None and self._stop.is_set():  # claimed as the server began to stop
+            self.store.release_job(job["id"], job["attempt"])
+            job = None
         if job is None:
             if slot is not None:
                 self.service.pool.slots.release(slot)
@@ -83,7 +96,9 @@ class JobRunner:
                 self._wake.clear()
             self._running.release()
             return
-        threading.Thread(target=self._run, args=(job, slot), name=f"job-{job['id'][:8]}", daemon=True).start()
+        thread = threading.Thread(target=self._run, args=(job, slot), name=f"job-{job['id'][:8]}", daemon=True)
+        self._job_threads.add(thread)
+        thread.start()
 
     def _run(self, job: dict, slot: int) -> None:
         job_id, attempt = job["id"], job["attempt"]
@@ -109,3 +124,4 @@ class JobRunner:
         finally:
             self.service.pool.slots.release(slot)
             self._running.release()
+            self._job_threads.discard(threading.current_thread())
