@@ -95,8 +95,8 @@ def main(argv: list[str] | None = None, prog: str = "chessdom compare") -> int:
             f"{prog} " + shlex.join(argv), options.to_dict(), executor.describe(),
             cells=len(specs), reused=outcome.reused,
         )
-    except KeyboardInterrupt:
-        print("interrupted: the finished cells are stored; run the same command again to resume", file=sys.stderr)
+    except KeyboardInterrupt as interrupt:
+        print(f"interrupted: {interrupt or 'the finished cells are stored'}", file=sys.stderr)
         return 130
     finally:
         executor.close()

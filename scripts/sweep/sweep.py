@@ -11,6 +11,16 @@ from tqdm import tqdm
 from chessdom.scripts.sweep.storage import SweepStore, cell_key
 
 
+class SweepInterrupted(KeyboardInterrupt):
+    """Ctrl-C: the cells that finished before it are stored, the others are not."""
+
+    def __init__(self, finished: int, total: int):
+        super().__init__(f"{finished} of {total} cells finished and are stored; "
+                         "run the same command again to resume")
+        self.finished = finished
+        self.total = total
+
+
 @dataclass
 class SweepOutcome:
     records: list[dict]
@@ -32,8 +42,9 @@ def run_sweep(specs: list[dict], store: SweepStore, executor, *, fresh: bool = F
     failures = []
     # delay: a sweep served entirely from the store finishes before a bar would be worth drawing.
     bar = tqdm(total=len(pending), unit="cell", file=sys.stderr, delay=0.5, disable=None if progress else True)
+    finished = executor.run(pending)
     try:
-        for spec, outcome in executor.run(pending):
+        for spec, outcome in finished:
             bar.update()
             if isinstance(outcome, Exception):
                 failures.append((spec, outcome))
@@ -41,7 +52,10 @@ def run_sweep(specs: list[dict], store: SweepStore, executor, *, fresh: bool = F
                 continue
             store.save(spec, outcome)
             done[position[cell_key(spec)]] = outcome
+    except KeyboardInterrupt:
+        raise SweepInterrupted(len(done), len(specs)) from None
     finally:
+        finished.close()  # stops the cells still running
         bar.close()
     records = [record for index in sorted(done) for record in done[index]]
     return SweepOutcome(records, reused=len(specs) - len(pending), failures=failures)
