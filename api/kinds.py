@@ -34,6 +34,8 @@ class Call:
     """Set for answers worth keeping: proven optima, keyed by all that shapes them."""
     problem: dict
     """What was asked, for the run history."""
+    read_cache: bool = True
+    """False when the caller asked for a fresh solve (its optimum is still cached)."""
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,7 @@ def _placement_call(kind: str, variant: str, request: requests.PlacementRequest)
     key = "placement:" + json.dumps({**problem.to_dict(), **options}, sort_keys=True, separators=(",", ":"))
     return Call(
         kind, tasks.placement, {"problem": problem, "time_limit": request.time_limit, **options},
-        request.time_limit, key, problem.to_dict(),
+        request.time_limit, key, problem.to_dict(), read_cache=request.cache,
     )
 
 

@@ -97,6 +97,7 @@ class PlacementRequest(ModelBoard):
     count: bool = Field(False, description="also count optimal placements, and up to symmetry")
     seed: Seed = 0
     use_theorems: bool = Field(False, description="allow a cited theorem as the proof of the bound")
+    cache: bool = Field(True, description="false: solve afresh rather than serve a proven optimum from the cache")
 
 
 class IndependenceRequest(PlacementRequest):

@@ -71,7 +71,9 @@ class SolveService:
         self.store.record_run(call.kind, call.problem, method, status, value, wall_time, cached=cached)
 
     def _from_cache(self, call: Call) -> dict | None:
-        cached = self.store.cached_result(call.cache_key) if call.cache_key is not None else None
+        if call.cache_key is None or not call.read_cache:
+            return None
+        cached = self.store.cached_result(call.cache_key)
         if cached is None:
             return None
         self._record(call, cached, 0.0, cached=True)
