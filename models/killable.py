@@ -32,7 +32,10 @@ from collections.abc import Callable, Iterator
 PR_SET_PDEATHSIG = 1
 CHILD_GRACE_SECONDS = 2.0
 """How long past its limit a child may live when its caller has not killed it."""
+STARTUP_SECONDS = 60.0
+"""How long a child may take to import its generator before the limit starts to count."""
 _FRAME = struct.Struct("!I")
+_READY = ("ready",)
 _DONE = ("done",)
 _RAISED = "raised"
 
@@ -44,7 +47,8 @@ import importlib.util, pickle, sys
 sys.path[:0] = pickle.load(sys.stdin.buffer)
 package = importlib.util.find_spec({package!r})
 sys.modules[{package!r}] = importlib.util.module_from_spec(package)
-from {module} import _child_main
+from {module} import _child_main, die_with_parent
+die_with_parent(int(sys.argv[1]))
 _child_main()
 """
 
@@ -113,10 +117,11 @@ class FrameReader:
 def run_killable(generate: Callable[..., Iterator[tuple]], args: tuple, time_limit: float) -> tuple[list[tuple], bool]:
     """The events ``generate(*args)`` produced within ``time_limit`` seconds, and whether
     it finished. ``generate`` must be a module-level function and ``args`` picklable; an
-    exception it raises is raised here."""
+    exception it raises is raised here. The limit counts from the moment the child has
+    imported the generator's module (a few tenths of a second)."""
     events_read, events_write = os.pipe()
-    command = [sys.executable, "-c", _BOOTSTRAP.format(package=__package__, module=__name__)]
-    deadline = time.monotonic() + time_limit
+    command = [sys.executable, "-c", _BOOTSTRAP.format(package=__package__, module=__name__), str(os.getpid())]
+    deadline = time.monotonic() + STARTUP_SECONDS
     try:
         child = subprocess.Popen(command, stdin=subprocess.PIPE, pass_fds=(events_write,))
     finally:
@@ -126,14 +131,16 @@ def run_killable(generate: Callable[..., Iterator[tuple]], args: tuple, time_lim
     try:
         with child.stdin:
             pickle.dump(sys.path, child.stdin)
-            pickle.dump((os.getpid(), events_write, time_limit, generate, args), child.stdin)
+            pickle.dump((events_write, time_limit, generate, args), child.stdin)
         reader = FrameReader(events_read)
         while not finished:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 break
             for event in reader.read(remaining):
-                if event == _DONE:
+                if event == _READY:
+                    deadline = time.monotonic() + time_limit
+                elif event == _DONE:
                     finished = True
                 elif event[0] == _RAISED:
                     raise event[1]
@@ -150,12 +157,13 @@ def run_killable(generate: Callable[..., Iterator[tuple]], args: tuple, time_lim
 
 
 def _child_main() -> None:
-    """The child's side: die with the parent and at the deadline, stream the events."""
-    parent_pid, events_fd, time_limit, generate, args = pickle.load(sys.stdin.buffer)
-    die_with_parent(parent_pid)
+    """The child's side (its death signal is set already): stream the events, and end
+    at the deadline should the parent not."""
+    events_fd, time_limit, generate, args = pickle.load(sys.stdin.buffer)
     signal.signal(signal.SIGALRM, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
     signal.setitimer(signal.ITIMER_REAL, time_limit + CHILD_GRACE_SECONDS)
+    write_frame(events_fd, _READY)
     try:
         for event in generate(*args):
             write_frame(events_fd, event)
