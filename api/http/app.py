@@ -53,7 +53,7 @@ def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
             description="Provably optimal chessboard domination, knight's tours, paths and N-Queens.",
         ),
         doc_ui=False,
-        security_schemes={},
+        security_schemes={"bearer": {"type": "http", "scheme": "bearer"}},
         validation_error_status=422,
         validation_error_model=ProblemDetail,
         validation_error_callback=validation_problem,

@@ -17,7 +17,8 @@ from chessdom.api.requests import SYNC_MAX_TIME_LIMIT, VerifyRequest
 from chessdom.api.runtime import tasks
 from chessdom.api.runtime.service import ServiceBusy
 
-PROBLEM_RESPONSES = {400: schemas.ProblemDetail, 413: schemas.ProblemDetail, 422: schemas.ProblemDetail}
+# 401 only when the service has tokens; 415 for a body that is not application/json.
+PROBLEM_RESPONSES = {status: schemas.ProblemDetail for status in (400, 401, 413, 415, 422)}
 BUSY_RESPONSES = {**PROBLEM_RESPONSES, 503: schemas.ProblemDetail}
 
 TAGS = {
@@ -27,7 +28,9 @@ TAGS = {
     "service": Tag(name="service", description="Health and history"),
 }
 
-api = APIBlueprint("api", __name__)
+# "bearer" is declared by the app factory; Swagger UI's Authorize button fills it in.
+# The empty alternative: no token is needed when the service has none configured.
+api = APIBlueprint("api", __name__, abp_security=[{"bearer": []}, {}])
 
 
 def _context():
@@ -112,7 +115,8 @@ def list_jobs(query: schemas.JobQuery):
 
 @api.get(
     "/jobs/<job_id>", tags=[TAGS["jobs"]],
-    responses={200: schemas.JobResponse, 404: schemas.ProblemDetail, 422: schemas.ProblemDetail},
+    responses={200: schemas.JobResponse, 401: schemas.ProblemDetail, 404: schemas.ProblemDetail,
+               422: schemas.ProblemDetail},
 )
 def get_job(path: schemas.JobPath):
     """A job's status, and its result once it has succeeded."""
@@ -125,7 +129,8 @@ def get_job(path: schemas.JobPath):
 @api.delete(
     "/jobs/<job_id>", tags=[TAGS["jobs"]],
     responses={
-        200: schemas.JobResponse, 404: schemas.ProblemDetail, 409: schemas.ProblemDetail, 422: schemas.ProblemDetail,
+        200: schemas.JobResponse, 401: schemas.ProblemDetail, 404: schemas.ProblemDetail, 409: schemas.ProblemDetail,
+        422: schemas.ProblemDetail,
     },
 )
 def cancel_job(path: schemas.JobPath):
