@@ -79,7 +79,8 @@ class BufferingThreadWorker(ThreadWorker):
     def murder_pending(self):
         super().murder_pending()
         now = time.monotonic()
-        for conn in [conn for conn, (_, deadline) in self.reading.items() if deadline < now]:
+        # A stopping worker serves no request still coming in.
+        for conn in [conn for conn, (_, deadline) in self.reading.items() if deadline < now or not self.alive]:
             try:
                 self.poller.unregister(conn.sock)
             except (KeyError, ValueError, OSError):

@@ -4,15 +4,16 @@ number of slots keeps the machine from being oversubscribed.
 
 No worker outlives the server process it serves, however that process ends: each worker
 leads a process group of its own (with the CaDiCaL child :mod:`chessdom.models.killable`
-may start), is killed by Linux when the fork server above it dies, and the fork server
-exits when the server process is gone (it watches a pipe only that process may hold
-open). :meth:`SolverPool.shutdown` kills every running worker at once when the server
-is asked to stop."""
+may start) and kills it when the server process ends; Linux kills it when the fork
+server above it dies, and the fork server exits when the server process is gone (it
+watches a pipe only that process may hold open). :meth:`SolverPool.shutdown` kills every
+running worker at once when the server is asked to stop."""
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import select
 import threading
 import time
 import traceback
@@ -43,9 +44,8 @@ def _worker_main(connection, call, server_pid: int) -> None:
     # solver started (the SAT backend runs CaDiCaL in one to make it interruptible).
     os.setpgrp()
     _let_go_of_the_fork_server()
-    die_with_parent(os.getppid())
-    if not _alive(server_pid):  # the server died while this worker was being forked
-        os._exit(1)
+    die_with_parent()  # the fork server
+    threading.Thread(target=_end_with, args=(server_pid,), daemon=True).start()
     try:
         connection.send(("ok", call.task(**call.arguments)))
     except FieldError as error:  # a value the request's schema could not judge, named
@@ -71,14 +71,19 @@ def _let_go_of_the_fork_server() -> None:
         forkserver._forkserver._forkserver_alive_fd = None
 
 
-def _alive(pid: int) -> bool:
+def _end_with(server_pid: int) -> None:
+    """Kill this worker's group the moment the server process it serves ends. The fork
+    server's death signal does it too, but only once the fork server has finished
+    exiting, which took seconds on a loaded machine."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+        server = os.pidfd_open(server_pid)
+    except ProcessLookupError:  # it died while this worker was being forked
+        kill_process_group(os.getpid())
+        return
+    except (AttributeError, OSError):
+        return  # no pidfd here (not Linux ≥ 5.3): the death signal remains
+    select.select([server], [], [])
+    kill_process_group(os.getpid())
 
 
 class SolverPool:
