@@ -14,6 +14,7 @@ import os
 import signal
 import sys
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from gunicorn.app.base import BaseApplication
@@ -64,13 +65,18 @@ def _worker_exit(server, worker) -> None:
     _stop_solvers(worker, SHUTDOWN_WAIT_SECONDS)
 
 
+def _stop_solvers_then(worker, handler, signum, frame) -> None:
+    _stop_solvers(worker)
+    handler(signum, frame)
+
+
 def _kill_solvers_first(worker) -> None:
     """Wrap the worker's stop signals so that its solvers die at once, before gunicorn's
     graceful wait for requests in flight (which would wait for those very solves)."""
     for number in (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT):
         handler = signal.getsignal(number)
         if callable(handler):
-            signal.signal(number, lambda signum, frame, handler=handler: (_stop_solvers(worker), handler(signum, frame)))
+            signal.signal(number, partial(_stop_solvers_then, worker, handler))
 
 
 def is_loopback(host: str) -> bool:

@@ -67,7 +67,9 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as data:
         server = ServerProcess(Path(data), workers=2, threads=8).start()
         stop = threading.Event()
-        clients = [threading.Thread(target=trickle, args=(server.port, args.interval, stop)) for _ in range(args.clients)]
+        clients = [
+            threading.Thread(target=trickle, args=(server.port, args.interval, stop)) for _ in range(args.clients)
+        ]
         try:
             for client in clients:
                 client.start()
@@ -81,8 +83,9 @@ def main(argv: list[str] | None = None) -> None:
     latencies.sort()
     p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] if latencies else float("nan")
     median = statistics.median(latencies) if latencies else float("nan")
+    worst = max(latencies, default=float("nan"))
     print(f"{args.clients} slow clients: /health answered {len(latencies)}, unanswered {unanswered}; "
-          f"median {median * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, worst {max(latencies, default=float('nan')) * 1000:.1f} ms")
+          f"median {median * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, worst {worst * 1000:.1f} ms")
 
 
 if __name__ == "__main__":

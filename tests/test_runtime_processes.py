@@ -104,7 +104,8 @@ def test_a_killed_server_leaves_no_process_behind(server):
 def test_a_server_process_killed_alone_takes_its_solvers_along(server):
     # As the out-of-memory killer would: the master lives on and starts another process.
     submit_running_job(server)
-    workers = [pid for pid, parent in tagged_processes(server.tag, parents=True).items() if parent == server.process.pid]
+    parents = tagged_processes(server.tag, parents=True)
+    workers = [pid for pid, parent in parents.items() if parent == server.process.pid]
     assert len(workers) == 1
     os.kill(workers[0], signal.SIGKILL)
     assert server.leftovers(solvers_only=True) == []

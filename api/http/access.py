@@ -85,7 +85,9 @@ def register_access(app: Flask, settings: Settings) -> None:
     def require_json():
         # A browser may send a text/plain or form POST to any site without asking first;
         # a JSON one needs the site's consent (CORS), which this service never gives.
-        if request.method in JSON_METHODS and request.routing_exception is None and request.mimetype != "application/json":
+        if request.method not in JSON_METHODS or request.routing_exception is not None:
+            return None
+        if request.mimetype != "application/json":
             return problem(415, "send the request body as application/json")
         return None
 

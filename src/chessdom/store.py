@@ -197,7 +197,8 @@ class Store:
     def release_job(self, job_id: str, attempt: int) -> bool:
         """Put this claim's job back in the queue because its server is stopping: not a crash."""
         cursor = self._connect().execute(
-            "UPDATE jobs SET status = 'queued', solver_group = NULL WHERE id = ? AND status = 'running' AND attempts = ?",
+            "UPDATE jobs SET status = 'queued', solver_group = NULL "
+            "WHERE id = ? AND status = 'running' AND attempts = ?",
             (job_id, attempt),
         )
         return cursor.rowcount == 1
