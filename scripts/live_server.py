@@ -54,7 +54,7 @@ class ServerProcess:
             try:
                 if requests.get(self.url + "/health", timeout=1).status_code == 200:
                     return self
-            except requests.ConnectionError:
+            except (requests.ConnectionError, requests.Timeout):  # not listening yet, or still loading the app
                 pass
             time.sleep(0.1)
         raise TimeoutError(f"server did not answer /health within {timeout} s")
