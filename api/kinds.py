@@ -34,6 +34,8 @@ class Call:
     """Set for answers worth keeping: proven optima, keyed by all that shapes them."""
     problem: dict
     """What was asked, for the run history."""
+    read_cache: bool = True
+    """False when the caller asked for a fresh solve (its optimum is still cached)."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,7 @@ def _placement_call(kind: str, variant: str, request: requests.PlacementRequest)
         arguments["certify"] = True
     return Call(
         kind, tasks.placement, arguments, request.time_limit, None if request.certify else key, problem.to_dict(),
+        read_cache=request.cache,
     )
 
 

@@ -115,6 +115,7 @@ class PlacementRequest(ModelBoard):
                     "limit with the solve; certified answers are not served from the cache",
     )
     trace: bool = Field(False, description="also the greedy baseline's steps, each with the squares it gained")
+    cache: bool = Field(True, description="false: solve afresh rather than serve a proven optimum from the cache")
 
 
 class IndependenceRequest(PlacementRequest):

@@ -1,12 +1,20 @@
 """``chessdom serve --host H --port P --data DIR`` (or ``python -m chessdom.api``): the
-service under gunicorn."""
+service under gunicorn.
+
+However a server process is asked to stop (SIGTERM, SIGINT, SIGQUIT, or gunicorn's own
+timeout), it first kills every solver it runs, so nothing outlives it; their jobs go
+back to the queue. (A SIGKILL runs no code: then the death signals of
+:mod:`chessdom.api.runtime.executor` do the same.)"""
 
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
+import signal
 import sys
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from gunicorn.app.base import BaseApplication
@@ -37,6 +45,53 @@ class Server(BaseApplication):
         return create_app(self.settings)
 
 
+SHUTDOWN_WAIT_SECONDS = 2.0
+
+
+def _stop_solvers(worker, wait: float = 0.0) -> None:
+    # No context when the worker failed before its app was built.
+    context = getattr(getattr(worker, "wsgi", None), "extensions", {}).get("chessdom")
+    if context is not None:
+        context.shutdown(wait)
+
+
+def _worker_abort(worker) -> None:
+    """gunicorn's timeout is about to kill the worker."""
+    _stop_solvers(worker)
+
+
+def _worker_exit(server, worker) -> None:
+    """Runs in the worker as it exits: its solvers are dead, let the jobs be requeued."""
+    _stop_solvers(worker, SHUTDOWN_WAIT_SECONDS)
+
+
+def _stop_solvers_then(worker, handler, signum, frame) -> None:
+    _stop_solvers(worker)
+    handler(signum, frame)
+
+
+def _kill_solvers_first(worker) -> None:
+    """Wrap the worker's stop signals so that its solvers die at once, before gunicorn's
+    graceful wait for requests in flight (which would wait for those very solves)."""
+    for number in (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT):
+        handler = signal.getsignal(number)
+        if callable(handler):
+            signal.signal(number, partial(_stop_solvers_then, worker, handler))
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def is_wildcard(host: str) -> bool:
+    return host.strip("[]") in ("", "0.0.0.0", "::")
+
+
 def main(argv: list[str] | None = None, prog: str = "chessdom serve") -> None:
     defaults = Settings.from_env()
     parser = argparse.ArgumentParser(prog=prog, description=__doc__)
@@ -50,6 +105,9 @@ def main(argv: list[str] | None = None, prog: str = "chessdom serve") -> None:
         help="solves running at once in all (default: the number of cores)",
     )
     args = parser.parse_args(argv)
+    if not is_loopback(args.host) and not defaults.tokens:
+        parser.exit(2, f"{prog}: refusing to listen on {args.host} without tokens: anyone who can reach it could "
+                       "read and cancel every job; set CHESSDOM_TOKENS or CHESSDOM_TOKENS_FILE\n")
 
     # No server process runs yet, so every job marked running was orphaned by a crash.
     requeued = Store(args.data).requeue_running()
@@ -60,17 +118,31 @@ def main(argv: list[str] | None = None, prog: str = "chessdom serve") -> None:
         data_dir=args.data,
         solver_slots=args.solver_slots,
         recover_jobs=False,
+        allowed_hosts=_allowed_hosts(args.host, defaults.allowed_hosts, "CHESSDOM_ALLOWED_HOSTS" in os.environ),
     )
     options = {
         "bind": f"{args.host}:{args.port}",
         "workers": args.workers,
-        "worker_class": "gthread",
+        "worker_class": "chessdom.api.buffering_worker.BufferingThreadWorker",
         "threads": args.threads,
         "graceful_timeout": 5,
         "errorlog": "-",
         "control_socket_disable": True,
+        "post_worker_init": _kill_solvers_first,
+        "worker_abort": _worker_abort,
+        "worker_exit": _worker_exit,
     }
     Server(settings, options).run()
+
+
+
+def _allowed_hosts(host: str, allowed: tuple[str, ...], configured: bool) -> tuple[str, ...]:
+    """The names the server answers to: loopback's, the address it listens on, and those
+    configured. Listening on every address with none configured, any name is taken: the
+    tokens (required there) are what keep a rebinding page out."""
+    if is_wildcard(host):
+        return allowed if configured else ("*",)
+    return (*allowed, host.strip("[]"))
 
 
 if __name__ == "__main__":

@@ -125,8 +125,8 @@ def main(argv: list[str] | None = None, prog: str = "chessdom compare") -> int:
     try:
         outcome = run_sweep(specs, store, executor, fresh=args.fresh, progress=not args.quiet)
         where = executor.describe()
-    except KeyboardInterrupt:
-        print("interrupted: the finished cells are stored; run the same command again to resume", file=sys.stderr)
+    except KeyboardInterrupt as interrupt:
+        print(f"interrupted: {interrupt or 'the finished cells are stored'}", file=sys.stderr)
         return 130
     finally:
         executor.close()

@@ -21,13 +21,15 @@ def free_port() -> int:
 
 class ServerProcess:
     def __init__(
-        self, data_dir: Path, *, workers: int = 1, threads: int = 8, solver_slots: int = 2, log: Path | None = None
+        self, data_dir: Path, *, workers: int = 1, threads: int = 8, solver_slots: int = 2, log: Path | None = None,
+        env: dict[str, str] | None = None,
     ):
         self.data_dir = data_dir
         self.workers = workers
         self.threads = threads
         self.solver_slots = solver_slots
         self.log_path = log or data_dir / "server.log"
+        self.env = {**os.environ, **(env or {})}
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
@@ -42,7 +44,9 @@ class ServerProcess:
         ]
         # A session of its own, so that kill() takes the master, its workers and the
         # fork server down together, as a crash of the machine's process would.
-        self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        self.process = subprocess.Popen(
+            command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=self.env
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -50,7 +54,7 @@ class ServerProcess:
             try:
                 if requests.get(self.url + "/health", timeout=1).status_code == 200:
                     return self
-            except requests.ConnectionError:
+            except (requests.ConnectionError, requests.Timeout):  # not listening yet, or still loading the app
                 pass
             time.sleep(0.1)
         raise TimeoutError(f"server did not answer /health within {timeout} s")
@@ -67,6 +71,15 @@ class ServerProcess:
                 self.process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+    def signal(self, number: int, *, group: bool = False) -> None:
+        """Send ``number`` to the master, or to its whole process group as a terminal's
+        Ctrl-C does, and wait for the server to exit."""
+        if group:
+            os.killpg(self.process.pid, number)
+        else:
+            self.process.send_signal(number)
+        self.process.wait(timeout=30)
 
     def get(self, path: str, **kwargs):
         return requests.get(self.url + path, timeout=30, **kwargs)

@@ -6,11 +6,11 @@ from chessdom.api.runtime.slots import SolverSlots
 def test_slots_are_shared_between_holders_of_the_same_directory(tmp_path):
     first, second = SolverSlots(tmp_path, 2), SolverSlots(tmp_path, 2)
     a, b = first.acquire(0), first.acquire(0)
-    assert a is not None and b is not None and first.held_here == 2
+    assert a is not None and b is not None and first.busy() == 2
     assert second.acquire(0.05) is None
     first.release(a)
     c = second.acquire(0.05)
-    assert c is not None and second.held_here == 1 and first.held_here == 1
+    assert c is not None and second.busy() == first.busy() == 2
 
 
 def test_jobs_leave_slot_zero_to_synchronous_requests(tmp_path):

@@ -1,7 +1,9 @@
-"""The same sweep on a real Dask scheduler and worker on loopback gives the records of a
-local run, timing aside."""
+"""The same sweep on a real Dask scheduler and a default worker (under its nanny, so a
+daemonic process) on loopback gives the records of a local run, timing aside, with no
+warning."""
 
 import json
+import multiprocessing
 
 import pytest
 
@@ -23,8 +25,8 @@ SWEEPS = {
 
 @pytest.fixture(scope="module")
 def scheduler():
-    # Not daemonic: the SAT model starts a child process to be able to kill its solver.
-    with dask.config.set({"distributed.worker.daemon": False}), distributed.LocalCluster(
+    # Dask's defaults: a nanny starts each worker as a daemonic process.
+    with distributed.LocalCluster(
         processes=True, n_workers=1, threads_per_worker=1, host="127.0.0.1", dashboard_address="127.0.0.1:0"
     ) as cluster:
         yield cluster.scheduler_address
@@ -37,10 +39,20 @@ def sweep(tmp_path, kind, *extra):
     return json.loads(out.read_text())
 
 
+def is_daemon() -> bool:
+    return multiprocessing.current_process().daemon
+
+
+def test_the_workers_are_daemonic_as_by_default(scheduler):
+    with distributed.Client(scheduler) as client:
+        assert all(client.run(is_daemon).values())
+
+
 @pytest.mark.parametrize("kind", list(SWEEPS))
-def test_a_dask_cluster_gives_the_records_of_a_local_run(tmp_path, scheduler, kind):
+def test_a_dask_cluster_gives_the_records_of_a_local_run(tmp_path, scheduler, kind, capsys):
     local = sweep(tmp_path / "local", kind)
     remote = sweep(tmp_path / "dask", kind, "--scheduler", scheduler)
+    assert "warning" not in capsys.readouterr().err
     assert remote["meta"]["executor"] == {"jobs": None, "scheduler": scheduler, "scheduler_threads": 1}
     assert remote["meta"]["cells_from_store"] == 0
     assert [without_timing(r) for r in remote["records"]] == [without_timing(r) for r in local["records"]]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from importlib.metadata import version
 
@@ -9,8 +10,10 @@ from flask import request
 from flask_openapi3 import Info, OpenAPI
 from werkzeug.exceptions import BadRequest
 
+from chessdom.certificate_store import CertificateStore
 from chessdom.store import Store
 
+from chessdom.api.http.access import register_access
 from chessdom.api.http.certificates import certificates
 from chessdom.api.http.docs import register_docs
 from chessdom.api.http.errors import problem, register_error_handlers, validation_problem
@@ -32,6 +35,15 @@ class Context:
     service: SolveService
     runner: JobRunner | None
 
+    def shutdown(self, wait: float = 0.0) -> None:
+        """Stop taking jobs and kill every running solver now; the jobs they ran go back
+        to the queue for the next server (within ``wait`` seconds: 0 in a signal handler)."""
+        if self.runner is not None:
+            self.runner.stop()
+        self.pool.shutdown()
+        if self.runner is not None and wait > 0:
+            self.runner.join(wait)
+
 
 def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
     """Build the service. ``overrides`` replace single settings, e.g. ``data_dir=tmp``."""
@@ -44,7 +56,7 @@ def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
             description="Provably optimal chessboard domination, knight's tours, paths and N-Queens.",
         ),
         doc_ui=False,
-        security_schemes={},
+        security_schemes={"bearer": {"type": "http", "scheme": "bearer"}},
         validation_error_status=422,
         validation_error_model=ProblemDetail,
         validation_error_callback=validation_problem,
@@ -54,6 +66,9 @@ def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
     register_error_handlers(app)
 
     store = Store(settings.data_dir)
+    # Certificates expire with the jobs and runs they came from.
+    certificate_store = CertificateStore(settings.data_dir)
+    store.on_expire(lambda cutoff: certificate_store.expire(time.time() - cutoff))
     if settings.recover_jobs:
         # Another live process may share this store, so only expired leases are taken
         # back here; `chessdom serve` requeues every running job before any worker starts.
@@ -63,9 +78,12 @@ def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
     runner = None
     if settings.run_jobs:
         # Jobs leave slot 0 to synchronous requests whenever there is more than one.
-        runner = JobRunner(service, store, max(1, settings.solver_slots - 1), settings.job_lease)
+        runner = JobRunner(
+            service, store, max(1, settings.solver_slots - 1), settings.job_lease, settings.retention_days * 86400
+        )
         runner.start()
     app.extensions["chessdom"] = Context(settings, store, pool, service, runner)
+    register_access(app, settings)
 
     @app.before_request
     def require_json_object():

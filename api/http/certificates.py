@@ -47,12 +47,6 @@ def _store() -> CertificateStore:
     return CertificateStore(current_app.extensions["chessdom"].settings.data_dir)
 
 
-@certificates.record_once
-def _expire_old(state) -> None:
-    settings = state.app.extensions["chessdom"].settings
-    CertificateStore(settings.data_dir).expire(settings.retention)
-
-
 def _not_found(certificate_id: str):
     return problem(404, f"no certificate with id {certificate_id!r}")
 

@@ -10,7 +10,7 @@ from werkzeug.exceptions import HTTPException
 
 from chessdom.api.kinds import KINDS
 from chessdom.api.requests import FieldError
-from chessdom.api.runtime.service import ServiceBusy, SolveTimedOut
+from chessdom.api.runtime.service import ClientGone, ServiceBusy, SolveTimedOut
 
 PROBLEM_TYPE = "about:blank"
 
@@ -72,6 +72,11 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(SolveTimedOut)
     def timed_out(error: SolveTimedOut):
         return problem(503, f"{error}; submit long solves to /jobs", headers={"Retry-After": "5"}, code="timed_out")
+
+    @app.errorhandler(ClientGone)
+    def client_gone(error: ClientGone):
+        # Nobody reads this answer; it is for the access log.
+        return problem(503, str(error))
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):

@@ -3,20 +3,22 @@ answer. One ``POST /{kind}`` route per declared problem kind."""
 
 from __future__ import annotations
 
+import socket
+from collections.abc import Callable
 from importlib.metadata import version
 
-from flask import current_app, url_for
+from flask import current_app, g, request, url_for
 from flask_openapi3 import APIBlueprint, Tag
-
-from chessdom.chessboard import Piece, check_placement, square_names
 
 from chessdom.api.http import schemas
 from chessdom.api.http.errors import problem
-from chessdom.api.kinds import KINDS, JobRequest, Kind, squares
-from chessdom.api.requests import MAX_LISTED_PAIRS, SYNC_MAX_TIME_LIMIT, FieldError, VerifyRequest
+from chessdom.api.kinds import KINDS, Call, JobRequest, Kind
+from chessdom.api.requests import SYNC_MAX_TIME_LIMIT, VerifyRequest
+from chessdom.api.runtime import tasks
 from chessdom.api.runtime.service import ServiceBusy
 
-PROBLEM_RESPONSES = {400: schemas.ProblemDetail, 413: schemas.ProblemDetail, 422: schemas.ProblemDetail}
+# 401 only when the service has tokens; 415 for a body that is not application/json.
+PROBLEM_RESPONSES = {status: schemas.ProblemDetail for status in (400, 401, 413, 415, 422)}
 BUSY_RESPONSES = {**PROBLEM_RESPONSES, 503: schemas.ProblemDetail}
 
 TAGS = {
@@ -26,19 +28,44 @@ TAGS = {
     "service": Tag(name="service", description="Health and history"),
 }
 
-api = APIBlueprint("api", __name__)
+# "bearer" is declared by the app factory; Swagger UI's Authorize button fills it in.
+# The empty alternative: no token is needed when the service has none configured.
+api = APIBlueprint("api", __name__, abp_security=[{"bearer": []}, {}])
 
 
 def _context():
     return current_app.extensions["chessdom"]
 
 
+def _client_gone_check() -> Callable[[], bool] | None:
+    """Whether the client of this request has closed its connection: its socket reads
+    as at end of file. (Bytes waiting there are a next request: the client is still on.)"""
+    connection = request.environ.get("gunicorn.socket") or request.environ.get("werkzeug.socket")
+    if connection is None:  # the test client has no socket
+        return None
+
+    def gone() -> bool:
+        try:
+            return connection.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+        except (BlockingIOError, InterruptedError):
+            return False
+        except OSError:
+            return True
+
+    return gone
+
+
+def _solve_now(call: Call):
+    context = _context()
+    time_limit = call.time_limit or SYNC_MAX_TIME_LIMIT
+    return context.service.solve_now(
+        call, time_limit=time_limit, slot_wait=context.settings.slot_wait, client_gone=_client_gone_check()
+    )
+
+
 def _solve_route(kind: Kind):
     def solve(body):
-        context = _context()
-        call = kind.to_call(body)
-        time_limit = call.time_limit or SYNC_MAX_TIME_LIMIT
-        return context.service.solve_now(call, time_limit=time_limit, slot_wait=context.settings.slot_wait)
+        return _solve_now(kind.to_call(body))
 
     solve.__name__ = kind.name
     solve.__doc__ = kind.summary + "\n\n" + (kind.request.__doc__ or "")
@@ -52,34 +79,13 @@ for _kind in KINDS.values():
     )
 
 
-@api.post("/verify", tags=[TAGS["placement"]], responses={200: schemas.VerifyResponse, **PROBLEM_RESPONSES})
+@api.post("/verify", tags=[TAGS["placement"]], responses={200: schemas.VerifyResponse, **BUSY_RESPONSES})
 def verify(body: VerifyRequest):
     """Check a placement with the independent checker.
 
     At most the first 10,000 attacking pairs are listed; `attacking_pair_count` counts them all."""
-    board = body.board
-    placed = squares(board, body.squares, "squares")
-    _reject_repeats(body.squares)
-    check = check_placement(board, Piece(body.piece), placed)
-    return {
-        "pieces": len(placed),
-        "dominating": check.dominating,
-        "independent": check.independent,
-        "total": check.total,
-        "undominated": square_names(board, check.undominated),
-        "attacking_pairs": [
-            square_names(board, pair) for pair in check.attacking_pairs_up_to(MAX_LISTED_PAIRS)
-        ],
-        "attacking_pair_count": check.attacking_pair_count,
-    }
-
-
-def _reject_repeats(names: list[str]) -> None:
-    seen = set()
-    for index, name in enumerate(names):
-        if name.lower() in seen:
-            raise FieldError(f"squares.{index}", f"{name!r} is given more than once")
-        seen.add(name.lower())
+    arguments = {"board": body.board, "piece": body.piece, "names": body.squares}
+    return _solve_now(Call("verify", tasks.verify, arguments, None, None, {}))
 
 
 @api.post("/jobs", tags=[TAGS["jobs"]], responses={202: schemas.JobResponse, 429: schemas.ProblemDetail, **PROBLEM_RESPONSES})
@@ -88,9 +94,12 @@ def submit_job(body: JobRequest):
     context = _context()
     kind, request = body.root.kind, body.root.params
     KINDS[kind].to_call(request)  # squares off the board are a 422 now, not a failed job later
-    if context.store.count_jobs("queued") >= context.settings.max_queued_jobs:
+    job = context.store.add_job(
+        kind, request.model_dump(mode="json", exclude_none=True), owner=g.owner,
+        max_queued=context.settings.max_queued_jobs,
+    )
+    if job is None:
         raise ServiceBusy(429, "the job queue is full; retry later", 10)
-    job = context.store.add_job(kind, request.model_dump(mode="json", exclude_none=True))
     if context.runner is not None:
         context.runner.wake()
     return job, 202, {"Location": url_for("api.get_job", job_id=job["id"])}
@@ -98,17 +107,20 @@ def submit_job(body: JobRequest):
 
 @api.get("/jobs", tags=[TAGS["jobs"]], responses={200: schemas.JobList, **PROBLEM_RESPONSES})
 def list_jobs(query: schemas.JobQuery):
-    """Recent jobs, newest first."""
-    return {"jobs": _context().store.jobs(query.limit, query.status)}
+    """Your jobs, newest first, without parameters or results (`GET /jobs/{id}` has them);
+    pass `next` back as `cursor` for the next page."""
+    jobs, cursor = _context().store.job_summaries(g.owner, query.limit, query.status, before=query.cursor)
+    return {"jobs": jobs, "next": cursor}
 
 
 @api.get(
     "/jobs/<job_id>", tags=[TAGS["jobs"]],
-    responses={200: schemas.JobResponse, 404: schemas.ProblemDetail, 422: schemas.ProblemDetail},
+    responses={200: schemas.JobResponse, 401: schemas.ProblemDetail, 404: schemas.ProblemDetail,
+               422: schemas.ProblemDetail},
 )
 def get_job(path: schemas.JobPath):
     """A job's status, and its result once it has succeeded."""
-    job = _context().store.job(path.job_id)
+    job = _context().store.job(path.job_id, owner=g.owner)
     if job is None:
         return _not_found(path.job_id)
     return job
@@ -117,13 +129,14 @@ def get_job(path: schemas.JobPath):
 @api.delete(
     "/jobs/<job_id>", tags=[TAGS["jobs"]],
     responses={
-        200: schemas.JobResponse, 404: schemas.ProblemDetail, 409: schemas.ProblemDetail, 422: schemas.ProblemDetail,
+        200: schemas.JobResponse, 401: schemas.ProblemDetail, 404: schemas.ProblemDetail, 409: schemas.ProblemDetail,
+        422: schemas.ProblemDetail,
     },
 )
 def cancel_job(path: schemas.JobPath):
     """Cancel a queued or running job; a running solver is stopped within a second."""
     store = _context().store
-    job = store.job(path.job_id)
+    job = store.job(path.job_id, owner=g.owner)
     if job is None:
         return _not_found(path.job_id)
     if job["status"] not in ("queued", "running", "canceled"):
@@ -143,14 +156,14 @@ def runs(query: schemas.RunQuery):
 
 @api.get("/health", tags=[TAGS["service"]], responses={200: schemas.Health})
 def health():
-    """Liveness; solver slots in all, and in use by this server process; queued and running
-    jobs of all processes."""
+    """Liveness; solver slots in all and in use, queued and running jobs: all figures are
+    the whole service's, over every server process."""
     context = _context()
     return {
         "status": "ok",
         "version": version("chessdom"),
         "solver_slots": context.pool.slots.count,
-        "solvers_busy": context.pool.slots.held_here,
+        "solvers_busy": context.pool.slots.busy(),
         "jobs_queued": context.store.count_jobs("queued"),
         "jobs_running": context.store.count_jobs("running"),
     }

@@ -36,14 +36,26 @@ class JobResponse(BaseModel):
     finished_at: float | None
 
 
+class JobSummary(BaseModel):
+    id: str
+    kind: str
+    status: JobStatus
+    error: str | None
+    created_at: float
+    started_at: float | None
+    finished_at: float | None
+
+
 class JobList(BaseModel):
-    jobs: list[JobResponse]
+    jobs: list[JobSummary]
+    next: int | None = Field(description="the cursor of the next page; null on the last page")
 
 
 class JobQuery(StrictModel):
     model_config = ConfigDict(extra="forbid", strict=False)
     limit: Integer(1, 1000) = 100
     status: JobStatus | None = None
+    cursor: Integer(1, 2**63 - 1) = Field(None, description="`next` of the previous page")
 
 
 class JobPath(BaseModel):

@@ -13,6 +13,19 @@ def _cpu_count() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+
+
+def tokens_from_env(env) -> frozenset[str]:
+    """``CHESSDOM_TOKENS`` (separated by commas or spaces) and the lines of the file
+    ``CHESSDOM_TOKENS_FILE`` (``#`` starts a comment)."""
+    tokens = set(env.get("CHESSDOM_TOKENS", "").replace(",", " ").split())
+    if env.get("CHESSDOM_TOKENS_FILE"):
+        for line in Path(env["CHESSDOM_TOKENS_FILE"]).read_text(encoding="utf-8").splitlines():
+            tokens.update(line.split("#", 1)[0].split())
+    return frozenset(tokens)
+
+
 @dataclass(frozen=True)
 class Settings:
     data_dir: Path = DEFAULT_DATA_DIR
@@ -31,9 +44,12 @@ class Settings:
     """A running job whose heartbeat is older than this many seconds is requeued."""
     kill_grace: float = 10.0
     """Seconds past a solve's own time limit before its worker process is killed."""
-    retention: float = 30 * 24 * 3600.0
-    """Seconds a certificate is kept in ``data_dir/certificates`` (``CHESSDOM_RETENTION``);
-    older ones are removed when the service starts."""
+    retention_days: float = 30.0
+    """Finished jobs and recorded runs are deleted this many days after they end."""
+    tokens: frozenset[str] = frozenset()
+    """Bearer tokens; when there are any, every request but the public pages needs one."""
+    allowed_hosts: tuple[str, ...] = LOOPBACK_NAMES
+    """Host names the service answers to (``*``: any); others get 400 (DNS rebinding)."""
 
     @classmethod
     def from_env(cls, **overrides) -> Settings:
@@ -42,10 +58,14 @@ class Settings:
         settings = cls()
         values = {}
         values["data_dir"] = data_dir_from_env()
-        for name, kind in (("solver_slots", int), ("max_queued_jobs", int), ("max_body_bytes", int),
-                           ("retention", float)):
+        for name, kind in (
+            ("solver_slots", int), ("max_queued_jobs", int), ("max_body_bytes", int), ("retention_days", float),
+        ):
             key = f"CHESSDOM_{name.upper()}"
             if key in env:
                 values[name] = kind(env[key])
+        values["tokens"] = tokens_from_env(env)
+        if env.get("CHESSDOM_ALLOWED_HOSTS"):
+            values["allowed_hosts"] = LOOPBACK_NAMES + tuple(env["CHESSDOM_ALLOWED_HOSTS"].replace(",", " ").split())
         values.update(overrides)
         return replace(settings, **values)

@@ -18,6 +18,10 @@ class SolveTimedOut(Exception):
     pass
 
 
+class ClientGone(Exception):
+    """The client of a synchronous solve closed its connection; the solve was stopped."""
+
+
 class ServiceBusy(Exception):
     """No solver slot or queue room: the client should retry after ``retry_after`` seconds."""
 
@@ -34,14 +38,18 @@ class SolveService:
         self.pool = pool
         self.kill_grace = kill_grace
 
-    def solve(self, call: Call, *, time_limit: float | None, should_cancel=None) -> dict:
+    def solve(self, call: Call, *, time_limit: float | None, should_cancel=None, on_start=None) -> dict:
         """Run one call; the caller holds a solver slot. ``time_limit`` bounds the whole
-        solve (the solver's own limit plus a grace period) or is None for none."""
+        solve (the solver's own limit plus a grace period) or is None for none;
+        ``on_start`` receives the process group of the worker, if one starts."""
         cached = self._from_cache(call)
-        return cached if cached is not None else self._run(call, time_limit, should_cancel)
+        return cached if cached is not None else self._run(call, time_limit, should_cancel, on_start)
 
-    def solve_now(self, call: Call, *, time_limit: float | None, slot_wait: float) -> dict:
-        """A synchronous solve: wait briefly for a slot, else tell the client to retry."""
+    def solve_now(
+        self, call: Call, *, time_limit: float | None, slot_wait: float, client_gone: Callable[[], bool] | None = None
+    ) -> dict:
+        """A synchronous solve: wait briefly for a slot, else tell the client to retry. The
+        solve stops as soon as ``client_gone()`` says nobody waits for the answer."""
         cached = self._from_cache(call)
         if cached is not None:
             return cached
@@ -49,7 +57,13 @@ class SolveService:
         if slot is None:
             raise ServiceBusy(503, "all solver slots are busy; retry shortly or submit a job to /jobs", 2)
         try:
-            return self._run(call, time_limit, None)
+            return self._run(call, time_limit, client_gone, None)
+        except SolveFailed as failure:
+            if failure.reason == "canceled":
+                raise ClientGone("the client closed the connection; its solve was stopped") from None
+            if failure.reason == "shutdown":
+                raise ServiceBusy(503, "the server is shutting down; retry shortly", 5) from None
+            raise
         finally:
             self.pool.slots.release(slot)
 
@@ -58,25 +72,30 @@ class SolveService:
         self.store.record_run(call.kind, call.problem, method, status, value, wall_time, cached=cached)
 
     def _from_cache(self, call: Call) -> dict | None:
-        cached = self.store.cached_result(call.cache_key) if call.cache_key is not None else None
+        if call.cache_key is None or not call.read_cache:
+            return None
+        cached = self.store.cached_result(call.cache_key)
         if cached is None:
             return None
         self._record(call, cached, 0.0, cached=True)
         return {**cached, "cached": True}
 
-    def _run(self, call: Call, time_limit: float | None, should_cancel: Callable[[], bool] | None) -> dict:
+    def _run(self, call: Call, time_limit: float | None, should_cancel: Callable[[], bool] | None, on_start) -> dict:
         if call.arguments.get("certify"):  # certificates are kept in the data directory
             call = replace(call, arguments={**call.arguments, "data_dir": self.store.path.parent})
         deadline = time.monotonic() + time_limit + self.kill_grace if time_limit is not None else None
         try:
-            result = self.pool.run(call, deadline=deadline, should_cancel=should_cancel)
+            result = self.pool.run(call, deadline=deadline, should_cancel=should_cancel, on_start=on_start)
         except SolveFailed as failure:
+            if failure.reason == "field":
+                raise FieldError(*failure.detail) from None
             if failure.reason == "invalid":
                 raise FieldError("body", failure.detail) from None
             if failure.reason in ("timeout", "died"):  # overran, or killed from outside (e.g. out of memory)
                 raise SolveTimedOut(failure.detail) from None
             raise
-        self._record(call, result, result.get("wall_time"))
+        if call.kind in KINDS:  # a solve, for the history; not a check such as /verify
+            self._record(call, result, result.get("wall_time"))
         if call.cache_key is None:
             return result
         count_exact = (result["count"] or {}).get("exact", True)

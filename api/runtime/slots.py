@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import fcntl
 import os
-import threading
 import time
 from pathlib import Path
 
@@ -18,13 +17,20 @@ class SolverSlots:
         directory.mkdir(parents=True, exist_ok=True)
         self.count = count
         self._paths = [directory / f"solver-slot-{index}.lock" for index in range(count)]
-        self._lock = threading.Lock()
-        self._held = 0
 
-    @property
-    def held_here(self) -> int:
-        """Slots this process holds now."""
-        return self._held
+    def busy(self) -> int:
+        """Slots held now by any process sharing the directory (this one included: a lock
+        taken through another descriptor conflicts even within one process)."""
+        busy = 0
+        for path in self._paths:
+            descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                busy += 1
+            finally:
+                os.close(descriptor)
+        return busy
 
     def acquire(self, timeout: float, *, for_job: bool = False) -> int | None:
         """A slot's token, or None after ``timeout`` seconds. Jobs never take slot 0
@@ -39,14 +45,10 @@ class SolverSlots:
                 except BlockingIOError:
                     os.close(descriptor)
                     continue
-                with self._lock:
-                    self._held += 1
                 return descriptor
             if time.monotonic() >= deadline:
                 return None
             time.sleep(RETRY_SECONDS)
 
     def release(self, token: int) -> None:
-        with self._lock:
-            self._held -= 1
         os.close(token)  # closing the descriptor drops its lock

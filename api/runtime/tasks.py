@@ -9,8 +9,10 @@ from pathlib import Path
 from chessdom import models, native_search
 from chessdom.certificate_store import CertificateStore
 from chessdom.certify import certify as certify_result
-from chessdom.chessboard import PlacementProblem, PlacementResult
+from chessdom.chessboard import Board, Piece, PlacementProblem, PlacementResult, check_placement, square_names
 from chessdom.models.certificate import CertificateUnavailable
+
+from chessdom.api.requests import MAX_LISTED_PAIRS, FieldError
 
 
 def placement(
@@ -75,3 +77,26 @@ def tour(**arguments) -> dict:
 
 def path(**arguments) -> dict:
     return native_search.knight_path(**arguments).to_dict()
+
+
+def verify(board: Board, piece: str, names: list[str]) -> dict:
+    """The independent checker's verdict on a placement; a million squares take seconds
+    and hundreds of megabytes, so this runs in a worker like any solve."""
+    from chessdom.api.kinds import squares  # kinds imports this module
+
+    placed = squares(board, names, "squares")
+    seen = set()
+    for index, name in enumerate(names):
+        if name.lower() in seen:
+            raise FieldError(f"squares.{index}", f"{name!r} is given more than once")
+        seen.add(name.lower())
+    check = check_placement(board, Piece(piece), placed)
+    return {
+        "pieces": len(placed),
+        "dominating": check.dominating,
+        "independent": check.independent,
+        "total": check.total,
+        "undominated": square_names(board, check.undominated),
+        "attacking_pairs": [square_names(board, pair) for pair in check.attacking_pairs_up_to(MAX_LISTED_PAIRS)],
+        "attacking_pair_count": check.attacking_pair_count,
+    }

@@ -1,14 +1,16 @@
-"""Where cells run: in this process, on a local process pool, or on a Dask cluster. Each
-yields ``(spec, records)`` as cells finish — or ``(spec, exception)`` for a cell that
-raised, so one bad cell does not stop a long sweep."""
+"""Where cells run: in local cell workers, or on a Dask cluster. Each yields
+``(spec, records)`` as cells finish — or ``(spec, exception)`` for a cell that raised,
+so one bad cell does not stop a long sweep."""
 
 from __future__ import annotations
 
-import multiprocessing
+import os
+import select
+import subprocess
 import sys
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 
+from chessdom.models.killable import FrameReader, kill_process_group, write_frame
 from chessdom.scripts.sweep.runner import run_cell
 
 Finished = tuple[dict, list[dict] | Exception]
@@ -17,35 +19,70 @@ CONNECT_SECONDS = 10
 
 
 class LocalExecutor:
-    """``jobs`` worker processes; with one job the cells run in this process, which keeps
-    tracebacks and profilers simple and costs no process start-up."""
+    """``jobs`` cell workers (one by default: parallel solves distort each other's
+    times), each a process in a session of its own that runs cell after cell; see
+    :mod:`chessdom.scripts.sweep.runner` for why cells never run in this process."""
 
     def __init__(self, jobs: int = 1):
-        self.jobs = jobs
+        self.jobs = max(1, jobs)
 
     def describe(self) -> dict:
         return {"jobs": self.jobs, "scheduler": None}
 
     def run(self, specs: Sequence[dict]) -> Iterator[Finished]:
-        if self.jobs <= 1:
-            for spec in specs:
-                yield spec, _run_or_error(spec)
-            return
-        # forkserver: the progress bar's monitor thread makes plain fork unsafe. The server
-        # imports the engines once, so each worker forks with them loaded.
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["chessdom.scripts.sweep.runner"])
-        pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context)
+        queued = list(specs)
+        workers = [_CellWorker() for _ in range(min(self.jobs, len(queued)))]
+        busy: dict[_CellWorker, dict] = {}
         try:
-            futures = {pool.submit(run_cell, spec): spec for spec in specs}
-            for future in as_completed(futures):
-                yield futures[future], _result_or_error(future)
+            while queued or busy:
+                for worker in workers:
+                    if worker not in busy and queued:
+                        busy[worker] = queued.pop(0)
+                        worker.send(busy[worker])
+                ready, _, _ = select.select([worker.results.fd for worker in busy], [], [])
+                for worker in [worker for worker in busy if worker.results.fd in ready]:
+                    for outcome in worker.receive():
+                        yield busy.pop(worker), outcome
+                    if worker.results.closed:  # it died (its cell is reported failed): replace it
+                        worker.kill()
+                        workers[workers.index(worker)] = _CellWorker()
         finally:
-            # On an interrupt, drop the queued cells; the finished ones are stored already.
-            pool.shutdown(wait=False, cancel_futures=True)
+            # On an interrupt the cells in progress die with their workers, unstored.
+            for worker in workers:
+                worker.kill()
 
     def close(self) -> None:
-        pass
+        pass  # each run's workers end with it
+
+
+class _CellWorker:
+    def __init__(self):
+        results_read, results_write = os.pipe()
+        command = [sys.executable, "-m", "chessdom.scripts.sweep.runner", str(os.getpid()), str(results_write)]
+        try:
+            self.process = subprocess.Popen(
+                command, stdin=subprocess.PIPE, pass_fds=(results_write,), start_new_session=True
+            )
+        finally:
+            os.close(results_write)
+        self.results = FrameReader(results_read)
+
+    def send(self, spec: dict) -> None:
+        write_frame(self.process.stdin.fileno(), spec)
+
+    def receive(self) -> list:
+        """The outcomes that have arrived: records, or the exception the cell raised."""
+        outcomes = [message[1] for message in self.results.read(0)]
+        if self.results.closed and not outcomes:
+            self.process.wait()
+            outcomes = [RuntimeError(f"the cell worker died (exit code {self.process.returncode})")]
+        return outcomes
+
+    def kill(self) -> None:
+        kill_process_group(self.process.pid)  # with any solver process it started
+        self.process.wait()
+        self.process.stdin.close()
+        os.close(self.results.fd)
 
 
 class DaskExecutor:
@@ -62,9 +99,6 @@ class DaskExecutor:
             self.client = Client(address, timeout=CONNECT_SECONDS)
         except OSError as error:
             raise SystemExit(f"cannot reach the Dask scheduler at {address}: {error}") from None
-        for worker, problems in self.client.run(_worker_problems).items():
-            for problem in problems:
-                print(f"warning: Dask worker {worker}: {problem}", file=sys.stderr)
 
     def describe(self) -> dict:
         threads = sum(self.client.nthreads().values())
@@ -84,25 +118,6 @@ class DaskExecutor:
 
     def close(self) -> None:
         self.client.close()
-
-
-def _worker_problems() -> list[str]:
-    """What would make cells fail on the worker this runs on."""
-    problems = []
-    if multiprocessing.current_process().daemon:
-        # The SAT model runs its solver in a child process so that a time limit can kill it.
-        problems.append(
-            "it is a daemonic process, where the SAT model cannot start its solver process; "
-            "start workers with --no-nanny or DASK_DISTRIBUTED__WORKER__DAEMON=False"
-        )
-    return problems
-
-
-def _run_or_error(spec: dict):
-    try:
-        return run_cell(spec)
-    except Exception as error:
-        return error
 
 
 def _result_or_error(future):

@@ -12,6 +12,16 @@ from chessdom.scripts.sweep.kinds import cell_label
 from chessdom.scripts.sweep.storage import SweepStore, cell_key
 
 
+class SweepInterrupted(KeyboardInterrupt):
+    """Ctrl-C: the cells that finished before it are stored, the others are not."""
+
+    def __init__(self, finished: int, total: int):
+        super().__init__(f"{finished} of {total} cells finished and are stored; "
+                         "run the same command again to resume")
+        self.finished = finished
+        self.total = total
+
+
 @dataclass
 class SweepOutcome:
     records: list[dict]
@@ -36,8 +46,9 @@ def run_sweep(specs: list[dict], store: SweepStore, executor, *, fresh: bool = F
     bar = tqdm(total=len(pending), unit="cell", file=sys.stderr, disable=None if progress and pending else True)
     running = {cell_key(spec): cell_label(spec) for spec in pending}
     bar.set_postfix_str(next(iter(running.values()), ""))
+    finished = executor.run(pending)
     try:
-        for spec, outcome in executor.run(pending):
+        for spec, outcome in finished:
             running.pop(cell_key(spec), None)
             bar.set_postfix_str(next(iter(running.values()), ""), refresh=False)
             bar.update()
@@ -47,7 +58,10 @@ def run_sweep(specs: list[dict], store: SweepStore, executor, *, fresh: bool = F
                 continue
             store.save(spec, outcome)
             done[position[cell_key(spec)]] = outcome
+    except KeyboardInterrupt:
+        raise SweepInterrupted(len(done), len(specs)) from None
     finally:
+        finished.close()  # stops the cells still running
         bar.close()
     records = [record for index in sorted(done) for record in done[index]]
     return SweepOutcome(records, reused=len(specs) - len(pending), failures=failures)

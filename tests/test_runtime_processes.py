@@ -1,0 +1,137 @@
+"""No solver process outlives its job, its request or its server, however they end.
+
+Every process of a test's server carries a marker in its environment, so the processes
+left over are counted by reading /proc, wherever they were reparented to. Solver
+processes are the ones outside the server's process group: each worker leads a group
+of its own, with the CaDiCaL child of a SAT solve inside it."""
+
+import os
+import signal
+import socket
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from chessdom.scripts.live_server import ServerProcess
+from chessdom.store import Store
+
+pytestmark = pytest.mark.e2e
+
+GRACE = 2.0
+HARD_SAT = {"size": 20, "piece": "queen", "solver": "sat"}
+"""Far from proved in a minute: its solve runs until it is stopped."""
+
+
+def tagged_processes(tag: str, *, parents: bool = False) -> dict[int, int]:
+    """pid → process group (or parent) of every live process whose environment holds ``tag``."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if f"CHESSDOM_TEST_TAG={tag}".encode() not in (entry / "environ").read_bytes().split(b"\0"):
+                continue
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile, or not ours
+        if state[0] != "Z":
+            found[int(entry.name)] = int(state[1] if parents else state[2])
+    return found
+
+
+def is_sat_child(pid: int) -> bool:
+    try:
+        return b"_child_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+class Server(ServerProcess):
+    def solvers(self) -> list[int]:
+        return [pid for pid, group in tagged_processes(self.tag).items() if group != self.process.pid]
+
+    def wait_for_sat_child(self, timeout: float = 30.0) -> None:
+        """Wait until a solve has started its CaDiCaL child, the deepest process there is."""
+        deadline = time.monotonic() + timeout
+        while not any(is_sat_child(pid) for pid in self.solvers()):
+            assert time.monotonic() < deadline, "no SAT solver process started"
+            time.sleep(0.05)
+
+    def leftovers(self, *, solvers_only: bool) -> list[int]:
+        time.sleep(GRACE)
+        return self.solvers() if solvers_only else list(tagged_processes(self.tag))
+
+
+@pytest.fixture
+def server(tmp_path):
+    tag = uuid.uuid4().hex
+    live = Server(tmp_path / "data", solver_slots=2, env={"CHESSDOM_TEST_TAG": tag})
+    live.tag = tag
+    live.start()
+    yield live
+    live.stop()
+    time.sleep(0.5)
+    for pid in tagged_processes(tag):  # a failed test must not leave its solvers running
+        os.kill(pid, signal.SIGKILL)
+
+
+def submit_running_job(live: Server) -> str:
+    job_id = live.post("/jobs", json={"kind": "domination", "params": {**HARD_SAT, "time_limit": 600}}).json()["id"]
+    live.wait_for_sat_child()
+    return job_id
+
+
+@pytest.mark.parametrize(
+    "how", [("SIGTERM", signal.SIGTERM, False), ("SIGINT", signal.SIGINT, True)], ids=lambda how: how[0]
+)
+def test_stopping_the_server_stops_its_solvers_and_requeues_the_job(server, how):
+    _, number, whole_group = how
+    job_id = submit_running_job(server)
+    server.signal(number, group=whole_group)
+    assert server.leftovers(solvers_only=False) == []
+    job = Store(server.data_dir).job(job_id)
+    assert job["status"] == "queued"  # back in the queue for the next server, not a crash
+
+
+def test_a_killed_server_leaves_no_process_behind(server):
+    submit_running_job(server)
+    server.kill()
+    assert server.leftovers(solvers_only=False) == []
+
+
+def test_a_server_process_killed_alone_takes_its_solvers_along(server):
+    # As the out-of-memory killer would: the master lives on and starts another process.
+    submit_running_job(server)
+    parents = tagged_processes(server.tag, parents=True)
+    workers = [pid for pid, parent in parents.items() if parent == server.process.pid]
+    assert len(workers) == 1
+    os.kill(workers[0], signal.SIGKILL)
+    assert server.leftovers(solvers_only=True) == []
+
+
+def test_canceling_a_job_stops_its_solver(server):
+    job_id = submit_running_job(server)
+    assert server.delete(f"/jobs/{job_id}").json()["status"] == "canceled"
+    assert server.leftovers(solvers_only=True) == []
+
+
+def test_a_solve_that_reaches_its_time_limit_leaves_no_process(server):
+    body = server.post("/domination", json={**HARD_SAT, "time_limit": 1}).json()
+    assert body["status"] == "feasible" and body["verified"]
+    assert server.leftovers(solvers_only=True) == []
+
+
+def test_a_client_that_hangs_up_stops_its_solve(server):
+    request = (
+        b'{"size": 20, "piece": "queen", "solver": "sat", "time_limit": 60}'
+    )
+    with socket.create_connection(("127.0.0.1", server.port)) as client:
+        client.sendall(
+            b"POST /domination HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            + f"Content-Length: {len(request)}\r\n\r\n".encode() + request
+        )
+        server.wait_for_sat_child()
+    assert server.leftovers(solvers_only=True) == []
+    assert server.get("/health").json()["solvers_busy"] == 0
