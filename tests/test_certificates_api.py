@@ -80,11 +80,15 @@ def test_a_certified_job_carries_its_certificate(make_app):
     assert done["status"] == "succeeded" and done["result"]["certificate"]["checked"]
 
 
-def test_old_certificates_expire_when_the_service_starts(make_app, tmp_path):
-    client = make_app(run_jobs=False).test_client()
+def test_certificates_expire_with_the_jobs_and_runs_of_their_time(make_app):
+    app = make_app(run_jobs=False)
+    client = app.test_client()
     certificate = certified_answer(client, size=4, piece="queen")["certificate"]
+    store = app.extensions["chessdom"].store
+    store.expire(retention=3600)
     assert client.get(certificate["manifest"]).status_code == 200
-    make_app(run_jobs=False, retention=0.0)
+    time.sleep(0.01)
+    store.expire(retention=0)
     assert client.get(certificate["manifest"]).status_code == 404
 
 

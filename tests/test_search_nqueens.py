@@ -96,5 +96,5 @@ def test_bad_size_is_refused():
 
 def test_the_tasks_run_on_a_dask_cluster_through_its_executor():
     distributed = pytest.importorskip("distributed")
-    with distributed.Client(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None) as client:
+    with distributed.Client(processes=False, n_workers=1, threads_per_worker=2, dashboard_address="127.0.0.1:0") as client:
         assert nqueens_classes(10, executor=client.get_executor()) == nqueens_classes(10)
