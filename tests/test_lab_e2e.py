@@ -399,3 +399,30 @@ def test_the_lab_fits_a_phone_screen(browser, server):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=ARTIFACTS / "phone-challenge.png", full_page=True)
     context.close()
+
+
+@pytest.mark.e2e
+def test_behind_a_token_the_lab_asks_for_it_once_and_solves(browser, tmp_path):
+    process = ServerProcess(tmp_path, workers=1, solver_slots=2, env={"CHESSDOM_TOKENS": "s3cret"}).start()
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    try:
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        prompts = []
+
+        def answer(dialog):
+            prompts.append(dialog.message)
+            dialog.accept("s3cret")
+
+        page.on("dialog", answer)
+        page.goto(f"{process.url}/")
+        page.wait_for_selector("body[data-ready=true]")
+        _run(page, "domination", run_mode="result", rows=6, cols=6, piece="queen", variant="plain")
+        page.wait_for_selector("#solve-stats dd[data-stat=value]")
+        assert page.inner_text("#solve-stats dd[data-stat=value]") == "3"
+        _run(page, "domination", run_mode="result", rows=5, cols=5, piece="queen", variant="plain")
+        page.wait_for_selector("#solve-stats dd[data-stat=value] >> text=3")
+        assert len(prompts) == 1 and "token" in prompts[0].lower()
+    finally:
+        context.close()
+        process.stop()

@@ -36,15 +36,34 @@ export class ApiError extends Error {
   }
 }
 
-/** GET ``path``, or POST ``body`` to it; the parsed JSON answer, or an ApiError. */
-export async function callApi(path, body = undefined) {
-  let response;
+// Beyond loopback the service wants a bearer token (401 without one). The page asks for
+// it once and keeps it for this tab only: sessionStorage, not localStorage, so a shared
+// computer does not remember it.
+const TOKEN_KEY = "chessdom-token";
+
+async function send(path, body) {
+  const headers = { Accept: "application/json" };
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
   try {
-    response = await fetch(path, body === undefined
-      ? { headers: { Accept: "application/json" } }
-      : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    return await fetch(path, body === undefined
+      ? { headers }
+      : { method: "POST", headers, body: JSON.stringify(body) });
   } catch {
     throw new ApiError(0, null);
+  }
+}
+
+/** GET ``path``, or POST ``body`` to it; the parsed JSON answer, or an ApiError. */
+export async function callApi(path, body = undefined) {
+  let response = await send(path, body);
+  if (response.status === 401) {
+    const token = window.prompt(t("token_prompt"));
+    if (token) {
+      sessionStorage.setItem(TOKEN_KEY, token.trim());
+      response = await send(path, body);
+    }
   }
   const data = await response.json().catch(() => null);
   if (!response.ok) throw new ApiError(response.status, data, response.headers.get("Retry-After"));

@@ -236,6 +236,7 @@ const STRINGS = {
 
     error: "Error {status}: {detail}",
     network_error: "The service could not be reached.",
+    token_prompt: "This service asks for an access token. Token:",
     busy: "All solver slots are busy; try again in {seconds} s.",
     timed_out: "The solve did not finish within the request's time; submit long solves to /jobs.",
   },
@@ -475,6 +476,7 @@ const STRINGS = {
 
     error: "Hiba ({status}): {detail}",
     network_error: "A szolgáltatás nem érhető el.",
+    token_prompt: "A szolgáltatás hozzáférési tokent kér. Token:",
     busy: "Minden megoldó foglalt; próbáld újra {seconds} mp múlva.",
     timed_out: "A megoldás nem fért bele a kérés idejébe; a hosszú feladatokat a /jobs végponton érdemes beküldeni.",
 
