@@ -92,7 +92,7 @@ class SolverPool:
         # forkserver: forking a multi-threaded server process is unsafe; the fork server is
         # single-threaded and has the solvers imported already, so a start costs ~10 ms.
         self._context = multiprocessing.get_context("forkserver")
-        self._context.set_forkserver_preload(["chessdom.api.runtime.tasks"])
+        self._context.set_forkserver_preload(["chessdom.api.runtime.tasks", "chessdom.api.runtime.warm"])
         self._running: set[int] = set()
         self._lock = threading.Lock()
         self._closing = False
