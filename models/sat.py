@@ -8,6 +8,7 @@ child process and stop it at a time limit: CaDiCaL ignores interrupts inside pyt
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 
@@ -21,6 +22,7 @@ from chessdom.chessboard import PlacementProblem, Square
 from chessdom.models.formulation import formulate
 from chessdom.models.killable import run_killable
 from chessdom.models.outcome import Outcome
+from chessdom.models.symmetry_breaking import lex_leader_clauses
 
 INCREMENTAL_TOTALIZER = "itotalizer"
 METHODS = ("descent", "rc2")
@@ -60,9 +62,13 @@ class SatParams:
             raise ValueError(f"unknown at-most-one encoding {self.at_most_one!r} (expected one of {choices})")
 
 
-def build_cnf(problem: PlacementProblem, pool: IDPool, at_most_one: str = "seqcounter") -> CNF:
+def build_cnf(
+    problem: PlacementProblem, pool: IDPool, at_most_one: str = "seqcounter", symmetry_breaking: bool = False
+) -> CNF:
     """Hard clauses of ``problem``: square ``s`` holds a piece when ``pool.id(s)`` is true,
-    line ``i`` of the formulation when ``pool.id(("line", i))`` is."""
+    line ``i`` of the formulation when ``pool.id(("line", i))`` is. With
+    ``symmetry_breaking`` only the lex-leader of each symmetry class remains
+    (:mod:`models.symmetry_breaking`); off, the clauses are exactly the problem's."""
     formulation = formulate(problem)
     occupied = [pool.id(s) for s in problem.board.squares()]
     line_occupied = [pool.id(("line", i)) for i in range(len(formulation.lines))]
@@ -81,6 +87,9 @@ def build_cnf(problem: PlacementProblem, pool: IDPool, at_most_one: str = "seqco
             cnf.append([-literals[0], -literals[1]])
         else:
             cnf.extend(CardEnc.atmost(literals, 1, vpool=pool, encoding=getattr(EncType, at_most_one)).clauses)
+    if symmetry_breaking:
+        flags = itertools.count()
+        cnf.extend(lex_leader_clauses(problem.board, occupied, lambda: pool.id(("lex", next(flags)))))
     return cnf
 
 
