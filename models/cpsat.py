@@ -31,6 +31,7 @@ class CpSatParams:
     num_workers: int = 2
     subsolvers: tuple[str, ...] = ("reduced_costs", "max_lp_sym")
     log_search_progress: bool = False
+    symmetry_breaking: bool = False
 
     def apply(self, parameters, *, time_limit: float | None, seed: int) -> None:
         parameters.num_workers = self.num_workers
@@ -106,7 +107,7 @@ def solve_cpsat(
 ) -> Outcome:
     """Optimise ``problem`` with CP-SAT; ``known_bound`` (from a theorem) is added as a
     constraint on the number of pieces."""
-    model, occupied = build_model(problem)
+    model, occupied = build_model(problem, params.symmetry_breaking)
     if known_bound is not None:
         if problem.objective.maximize:
             model.add(sum(occupied) <= known_bound)
