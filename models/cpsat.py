@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 import ortools
@@ -104,9 +105,11 @@ def solve_cpsat(
     seed: int = 0,
     params: CpSatParams = CpSatParams(),
     known_bound: int | None = None,
+    on_event: Callable[[tuple], None] | None = None,
 ) -> Outcome:
     """Optimise ``problem`` with CP-SAT; ``known_bound`` (from a theorem) is added as a
-    constraint on the number of pieces."""
+    constraint on the number of pieces. ``on_event`` sees ``("solution", placement)`` and
+    ``("bound", value, proof)`` as the search improves them."""
     model, occupied = build_model(problem, params.symmetry_breaking)
     if known_bound is not None:
         if problem.objective.maximize:
@@ -115,7 +118,12 @@ def solve_cpsat(
             model.add(sum(occupied) >= known_bound)
     solver = cp_model.CpSolver()
     params.apply(solver.parameters, time_limit=time_limit, seed=seed)
-    status = solver.solve(model)
+    callback = None
+    if on_event is not None:
+        proof = BOUND_PROOF if known_bound is None else f"{BOUND_PROOF}, with a cited theorem's bound as a constraint"
+        solver.best_bound_callback = lambda bound: on_event(("bound", _proven_bound(problem, bound), proof))
+        callback = _Improvements(occupied, on_event)
+    status = solver.solve(model, callback)
     info = {"solver_name": "cp-sat", "solver_version": ortools.__version__, "params": asdict(params)}
     if status == cp_model.INFEASIBLE:
         return Outcome(None, None, f"{PROOF}: no placement exists", infeasible=True, **info)
@@ -127,6 +135,15 @@ def solve_cpsat(
     if status == cp_model.OPTIMAL:
         return Outcome(placement, len(placement), PROOF, **info)
     return Outcome(placement, _proven_bound(problem, solver.best_objective_bound), BOUND_PROOF, **info)
+
+
+class _Improvements(cp_model.CpSolverSolutionCallback):
+    def __init__(self, occupied: list[cp_model.IntVar], on_event: Callable[[tuple], None]):
+        super().__init__()
+        self.occupied, self.on_event = occupied, on_event
+
+    def on_solution_callback(self) -> None:
+        self.on_event(("solution", tuple(s for s, var in enumerate(self.occupied) if self.value(var))))
 
 
 def _proven_bound(problem: PlacementProblem, best_bound: float) -> int:

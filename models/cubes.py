@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, wait
 from dataclasses import dataclass
 
+import pysat
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.solvers import Solver
@@ -34,7 +35,8 @@ from pysat.solvers import Solver
 from chessdom.chessboard import Board, PlacementProblem, Square, attack_table, check_placement
 from chessdom.chessboard.symmetry import symmetry_permutations
 from chessdom.models.killable import run_killable
-from chessdom.models.sat import _AtMost, _bounded_groups, _placement, build_cnf
+from chessdom.models.outcome import Outcome
+from chessdom.models.sat import SatParams, _AtMost, _bounded_groups, _placement, build_cnf, descend
 
 SPLIT_DEPTH = 4
 """Squares fixed per refinement of a cube that ran past its budget: 16 sub-cubes."""
@@ -318,3 +320,54 @@ def stop_signal_for(executor: Executor) -> StopSignal:
     if type(executor).__module__.startswith("distributed"):
         return DaskStop(f"chessdom-stop-{uuid.uuid4().hex}")
     return FileStop(os.path.join(tempfile.gettempdir(), f"chessdom-stop-{uuid.uuid4().hex}"))
+
+
+# ---- a whole optimisation by cubes -----------------------------------------------------------
+
+
+def solve_by_cubes(
+    problem: PlacementProblem,
+    executor: Executor,
+    *,
+    time_limit: float | None = None,
+    cube_budget: float | None = None,
+    symmetry_breaking: bool = False,
+    on_event: Callable[[tuple], None] | None = None,
+) -> Outcome:
+    """Optimise ``problem`` by asking each "is there a better placement?" as cubes on
+    ``executor``: a found cube improves the placement, all cubes refuted prove it optimal.
+    ``on_event`` sees ``("solution", placement)``, ``("bound", value, proof)`` and
+    ``("cubes", done, total)`` as they happen."""
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    report = on_event or (lambda event: None)
+    info = {
+        "solver_name": "sat:cadical195 cube-and-conquer",
+        "solver_version": pysat.__version__,
+        "params": {"method": "cubes", "cube_budget": cube_budget, "symmetry_breaking": symmetry_breaking,
+                   "executor": type(executor).__name__},
+    }
+    first = next(iter(descend(problem, SatParams())))
+    if first[0] == "infeasible":
+        return Outcome(None, None, first[1], infeasible=True, **info)
+    placement = first[1]
+    report(first)
+    maximize = problem.objective.maximize
+    while len(placement) != (problem.board.num_squares if maximize else 0):
+        target = len(placement) + 1 if maximize else len(placement) - 1
+        remaining = None if deadline is None else deadline - time.monotonic()
+        if remaining is not None and remaining <= 0:
+            break
+        conquest = conquer(
+            split(problem, target, symmetry_breaking=symmetry_breaking), executor, time_limit=remaining,
+            cube_budget=cube_budget, on_progress=lambda done, total: report(("cubes", done, total)),
+        )
+        if conquest.status == "found":
+            placement = conquest.placement
+            report(("solution", placement))
+        elif conquest.status == "refuted":
+            proof = f"sat: no placement of {target} exists, refuted in {conquest.cubes_total} cubes (cadical195)"
+            report(("bound", len(placement), proof))
+            return Outcome(placement, len(placement), proof, **info)
+        else:
+            break
+    return Outcome(placement, None, None, **info)
