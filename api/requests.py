@@ -97,6 +97,10 @@ class PlacementRequest(ModelBoard):
     count: bool = Field(False, description="also count optimal placements, and up to symmetry")
     seed: Seed = 0
     use_theorems: bool = Field(False, description="allow a cited theorem as the proof of the bound")
+    representatives: bool = Field(
+        False, description="with count: also one placement per symmetry class (a job pages them at "
+        "GET /jobs/{id}/representatives)",
+    )
 
 
 class IndependenceRequest(PlacementRequest):

@@ -49,6 +49,8 @@ def main(argv: list[str] | None = None, prog: str = "chessdom serve") -> None:
         "--solver-slots", type=int, default=defaults.solver_slots,
         help="solves running at once in all (default: the number of cores)",
     )
+    parser.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                        help="Dask scheduler on which placement jobs run as cube-and-conquer")
     args = parser.parse_args(argv)
 
     # No server process runs yet, so every job marked running was orphaned by a crash.
@@ -60,6 +62,7 @@ def main(argv: list[str] | None = None, prog: str = "chessdom serve") -> None:
         data_dir=args.data,
         solver_slots=args.solver_slots,
         recover_jobs=False,
+        scheduler=args.scheduler,
     )
     options = {
         "bind": f"{args.host}:{args.port}",

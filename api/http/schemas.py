@@ -34,6 +34,9 @@ class JobResponse(BaseModel):
     created_at: float
     started_at: float | None
     finished_at: float | None
+    progress: dict[str, Any] | None = Field(
+        None, description="while running: best verified placement and best proven bound so far (and cubes done/total)"
+    )
 
 
 class JobList(BaseModel):

@@ -31,6 +31,9 @@ class Settings:
     """A running job whose heartbeat is older than this many seconds is requeued."""
     kill_grace: float = 10.0
     """Seconds past a solve's own time limit before its worker process is killed."""
+    scheduler: str | None = None
+    """A Dask scheduler address (tcp://HOST:PORT): placement jobs run their SAT queries as
+    cube-and-conquer on that cluster (issue 13)."""
 
     @classmethod
     def from_env(cls, **overrides) -> Settings:

@@ -12,6 +12,7 @@ import time
 import traceback
 from collections.abc import Callable
 
+from chessdom.api.runtime import tasks
 from chessdom.api.runtime.slots import SolverSlots
 
 POLL_SECONDS = 0.05
@@ -32,6 +33,8 @@ def _worker_main(connection, call) -> None:
     # solver started (the SAT backend runs CaDiCaL in one to make it interruptible).
     os.setpgrp()
     _die_with_parent()
+    # Live bounds (issue 13): the task may send ("progress", snapshot) before its outcome.
+    tasks.set_progress_sink(lambda snapshot: connection.send(("progress", snapshot)))
     try:
         connection.send(("ok", call.task(**call.arguments)))
     except ValueError as error:  # the library's word that the input cannot be solved as asked
@@ -57,9 +60,10 @@ class SolverPool:
         deadline: float | None = None,
         should_cancel: Callable[[], bool] | None = None,
         cancel_check_every: float = 0.25,
+        on_progress: Callable[[dict], None] | None = None,
     ) -> dict:
         """Run one :class:`~chessdom.api.kinds.Call` in a fresh worker process (the caller
-        holds a slot of ``slots``)."""
+        holds a slot of ``slots``); ``on_progress`` sees the worker's live snapshots."""
         receiver, sender = self._context.Pipe(duplex=False)
         process = self._context.Process(target=_worker_main, args=(sender, call))
         try:
@@ -74,7 +78,11 @@ class SolverPool:
                         outcome = receiver.recv()
                     except EOFError:
                         raise SolveFailed("died", f"worker exited with code {process.exitcode}") from None
-                    break
+                    if outcome[0] != "progress":
+                        break
+                    if on_progress is not None:  # live bounds (issue 13)
+                        on_progress(outcome[1])
+                    continue
                 now = time.monotonic()
                 if not process.is_alive() and not receiver.poll(0):
                     raise SolveFailed("died", f"worker exited with code {process.exitcode}")

@@ -7,11 +7,13 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from dataclasses import replace
 
 from chessdom.store import Store
 
 from chessdom.api.kinds import KINDS
 from chessdom.api.requests import FieldError
+from chessdom.api.runtime import tasks
 from chessdom.api.runtime.executor import SolveFailed
 from chessdom.api.runtime.service import SolveService, SolveTimedOut
 
@@ -21,7 +23,10 @@ IDLE_POLL_SECONDS = 0.5
 
 
 class JobRunner:
-    def __init__(self, service: SolveService, store: Store, concurrency: int, lease: float):
+    def __init__(self, service: SolveService, store: Store, concurrency: int, lease: float,
+                 scheduler: str | None = None):
+        self.scheduler = scheduler
+        """A Dask scheduler address: placement jobs run their SAT queries as cubes there (issue 13)."""
         self.service = service
         self.store = store
         self.concurrency = concurrency
@@ -83,9 +88,12 @@ class JobRunner:
         try:
             kind = KINDS[job["kind"]]
             call = kind.to_call(kind.job_request.model_validate(job["params"]))
+            if self.scheduler is not None and call.task is tasks.placement:  # issue 13: cubes on a cluster
+                call = replace(call, arguments={**call.arguments, "scheduler": self.scheduler})
             result = self.service.solve(
                 call, time_limit=call.time_limit,
                 should_cancel=lambda: not self.store.heartbeat(job_id, attempt),
+                on_progress=lambda snapshot: self.store.set_progress(job_id, attempt, snapshot),  # issue 13
             )
             self.store.finish_job(job_id, attempt, "succeeded", result=result)
         except SolveFailed as failure:

@@ -33,11 +33,11 @@ class SolveService:
         self.pool = pool
         self.kill_grace = kill_grace
 
-    def solve(self, call: Call, *, time_limit: float | None, should_cancel=None) -> dict:
+    def solve(self, call: Call, *, time_limit: float | None, should_cancel=None, on_progress=None) -> dict:
         """Run one call; the caller holds a solver slot. ``time_limit`` bounds the whole
         solve (the solver's own limit plus a grace period) or is None for none."""
         cached = self._from_cache(call)
-        return cached if cached is not None else self._run(call, time_limit, should_cancel)
+        return cached if cached is not None else self._run(call, time_limit, should_cancel, on_progress)
 
     def solve_now(self, call: Call, *, time_limit: float | None, slot_wait: float) -> dict:
         """A synchronous solve: wait briefly for a slot, else tell the client to retry."""
@@ -63,10 +63,11 @@ class SolveService:
         self._record(call, cached, 0.0, cached=True)
         return {**cached, "cached": True}
 
-    def _run(self, call: Call, time_limit: float | None, should_cancel: Callable[[], bool] | None) -> dict:
+    def _run(self, call: Call, time_limit: float | None, should_cancel: Callable[[], bool] | None,
+             on_progress: Callable[[dict], None] | None = None) -> dict:
         deadline = time.monotonic() + time_limit + self.kill_grace if time_limit is not None else None
         try:
-            result = self.pool.run(call, deadline=deadline, should_cancel=should_cancel)
+            result = self.pool.run(call, deadline=deadline, should_cancel=should_cancel, on_progress=on_progress)
         except SolveFailed as failure:
             if failure.reason == "invalid":
                 raise FieldError("body", failure.detail) from None

@@ -3,12 +3,30 @@ were converted from the request at the edge (see :mod:`chessdom.api.kinds`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from chessdom import models, native_search
 from chessdom.chessboard import PlacementProblem
 
 
-def placement(problem: PlacementProblem, **options) -> dict:
-    return models.solve(problem, **options).to_dict()
+_progress_sink: Callable[[dict], None] | None = None
+
+
+def set_progress_sink(sink: Callable[[dict], None] | None) -> None:
+    """Where a worker process sends live snapshots (set by the executor, issue 13)."""
+    global _progress_sink
+    _progress_sink = sink
+
+
+def placement(problem: PlacementProblem, scheduler: str | None = None, **options) -> dict:
+    """A placement solve; with a Dask ``scheduler`` address its SAT queries run as cubes on
+    that cluster."""
+    if scheduler is None:
+        return models.solve(problem, on_progress=_progress_sink, **options).to_dict()
+    from distributed import Client
+
+    with Client(scheduler, timeout=10) as client:
+        return models.solve(problem, on_progress=_progress_sink, executor=client.get_executor(), **options).to_dict()
 
 
 def nqueens(size: int, mode: str, method: str, up_to_symmetry: bool, time_limit: float, trace: bool) -> dict:

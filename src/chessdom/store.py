@@ -26,7 +26,8 @@ CREATE TABLE IF NOT EXISTS jobs (
     started_at REAL,
     finished_at REAL,
     heartbeat_at REAL,
-    attempts INTEGER NOT NULL DEFAULT 0
+    attempts INTEGER NOT NULL DEFAULT 0,
+    progress TEXT
 );
 CREATE INDEX IF NOT EXISTS jobs_by_status ON jobs (status, created_at);
 CREATE TABLE IF NOT EXISTS runs (
@@ -47,7 +48,7 @@ CREATE TABLE IF NOT EXISTS results (
 );
 """
 
-JOB_FIELDS = ("id", "kind", "params", "status", "result", "error", "created_at", "started_at", "finished_at")
+JOB_FIELDS = ("id", "kind", "params", "status", "result", "error", "created_at", "started_at", "finished_at", "progress")
 
 
 def data_dir_from_env() -> Path:
@@ -67,6 +68,8 @@ class Store:
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(SCHEMA)
+            if "progress" not in {row["name"] for row in db.execute("PRAGMA table_info(jobs)")}:
+                db.execute("ALTER TABLE jobs ADD COLUMN progress TEXT")  # a store made before live bounds
 
     def _connect(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
@@ -118,6 +121,15 @@ class Store:
         cursor = self._connect().execute(
             "UPDATE jobs SET heartbeat_at = ? WHERE id = ? AND status = 'running' AND attempts = ?",
             (time.time(), job_id, attempt),
+        )
+        return cursor.rowcount == 1
+
+    def set_progress(self, job_id: str, attempt: int, progress: dict) -> bool:
+        """Record the live bounds of this claim (``attempt``) of a running job; False when
+        the job was canceled or taken over meanwhile."""
+        cursor = self._connect().execute(
+            "UPDATE jobs SET progress = ? WHERE id = ? AND status = 'running' AND attempts = ?",
+            (json.dumps(progress), job_id, attempt),
         )
         return cursor.rowcount == 1
 
@@ -183,4 +195,5 @@ def _job_dict(row: sqlite3.Row) -> dict:
     job = {name: row[name] for name in JOB_FIELDS}
     job["params"] = json.loads(job["params"])
     job["result"] = json.loads(job["result"]) if job["result"] else None
+    job["progress"] = json.loads(job["progress"]) if job["progress"] else None
     return job
