@@ -39,6 +39,19 @@ class JobResponse(BaseModel):
     )
 
 
+class RepresentativesQuery(StrictModel):
+    model_config = ConfigDict(extra="forbid", strict=False)
+    cursor: Integer(0, 10**12) = 0
+    limit: Integer(1, 10_000) = 1000
+
+
+class RepresentativesPage(BaseModel):
+    representatives: list[list[str]]
+    total: int
+    exact: bool
+    next_cursor: int | None
+
+
 class JobList(BaseModel):
     jobs: list[JobResponse]
 
