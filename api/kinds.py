@@ -72,7 +72,7 @@ def _request_record(request: StrictModel) -> dict:
 def _placement_call(kind: str, variant: str, request: requests.PlacementRequest) -> Call:
     problem = PlacementProblem(request.board, Piece(request.piece), PLACEMENT_VARIANTS[variant])
     options = {"solver": request.solver, "count": request.count, "seed": request.seed,
-               "use_theorems": request.use_theorems}
+               "use_theorems": request.use_theorems, "representatives": request.representatives}
     if request.trace:  # only then in the key, so that answers cached before stay valid
         options["trace"] = True
     # Everything that shapes the answer or its provenance is in the key; the time limit is

@@ -116,6 +116,10 @@ class PlacementRequest(ModelBoard):
     )
     trace: bool = Field(False, description="also the greedy baseline's steps, each with the squares it gained")
     cache: bool = Field(True, description="false: solve afresh rather than serve a proven optimum from the cache")
+    representatives: bool = Field(
+        False, description="with count: also one placement per symmetry class (a job pages them at "
+        "GET /jobs/{id}/representatives)",
+    )
 
 
 class IndependenceRequest(PlacementRequest):

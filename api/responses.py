@@ -26,6 +26,9 @@ class Count(BaseModel):
     solutions: int
     up_to_symmetry: int
     exact: bool
+    representatives: list[list[str]] | None = None
+    """One placement per symmetry class (its lex-leader), when asked; a job pages them at
+    ``GET /jobs/{id}/representatives``."""
 
 
 class Certificate(BaseModel):

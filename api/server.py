@@ -104,6 +104,8 @@ def main(argv: list[str] | None = None, prog: str = "chessdom serve") -> None:
         "--solver-slots", type=int, default=defaults.solver_slots,
         help="solves running at once in all (default: the number of cores)",
     )
+    parser.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                        help="Dask scheduler on which placement jobs run as cube-and-conquer")
     args = parser.parse_args(argv)
     if not is_loopback(args.host) and not defaults.tokens:
         parser.exit(2, f"{prog}: refusing to listen on {args.host} without tokens: anyone who can reach it could "
@@ -119,6 +121,7 @@ def main(argv: list[str] | None = None, prog: str = "chessdom serve") -> None:
         solver_slots=args.solver_slots,
         recover_jobs=False,
         allowed_hosts=_allowed_hosts(args.host, defaults.allowed_hosts, "CHESSDOM_ALLOWED_HOSTS" in os.environ),
+        scheduler=args.scheduler,
     )
     options = {
         "bind": f"{args.host}:{args.port}",

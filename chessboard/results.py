@@ -41,6 +41,8 @@ class SolutionCount:
     solutions: int
     up_to_symmetry: int
     exact: bool  # False: enumeration stopped by a limit, the numbers are lower bounds
+    representatives: tuple[tuple[str, ...], ...] | None = None
+    """One placement per symmetry class (its lex-leader), when asked for."""
 
 
 @dataclass(frozen=True)

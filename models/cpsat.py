@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 import ortools
@@ -11,6 +13,7 @@ from ortools.sat.python import cp_model
 from chessdom.chessboard import PlacementProblem, square_name
 from chessdom.models.formulation import formulate
 from chessdom.models.outcome import Outcome
+from chessdom.models.symmetry_breaking import lex_leader_clauses
 
 PROOF = "cp-sat: search completed"
 BOUND_PROOF = "cp-sat: bound proved before the time limit"
@@ -29,6 +32,7 @@ class CpSatParams:
     num_workers: int = 2
     subsolvers: tuple[str, ...] = ("reduced_costs", "max_lp_sym")
     log_search_progress: bool = False
+    symmetry_breaking: bool = False
 
     def apply(self, parameters, *, time_limit: float | None, seed: int) -> None:
         parameters.num_workers = self.num_workers
@@ -39,8 +43,11 @@ class CpSatParams:
             parameters.max_time_in_seconds = time_limit
 
 
-def build_model(problem: PlacementProblem) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
-    """The model and its variables: ``occupied[s]`` is true when square ``s`` holds a piece."""
+def build_model(
+    problem: PlacementProblem, symmetry_breaking: bool = False
+) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
+    """The model and its variables: ``occupied[s]`` is true when square ``s`` holds a piece.
+    With ``symmetry_breaking`` only the lex-leader of each symmetry class remains."""
     formulation = formulate(problem)
     model = cp_model.CpModel()
     board = problem.board
@@ -57,6 +64,9 @@ def build_model(problem: PlacementProblem) -> tuple[cp_model.CpModel, list[cp_mo
     # Independence: at most one piece on each attack line (sliders) or attacking pair (leapers).
     for group in formulation.conflicts:
         model.add_at_most_one([occupied[s] for s in group])
+    if symmetry_breaking:
+        _add_clauses(model, occupied, lex_leader_clauses(problem.board, list(range(1, len(occupied) + 1)),
+                                                        _counter(len(occupied) + 1)))
     pieces = sum(occupied)
     # Redundant: lines of one direction are disjoint, so no more of them hold pieces than
     # there are pieces (measured: 2 default workers prove γ(Q_11) = 5 in 5 s instead of > 60 s).
@@ -69,6 +79,25 @@ def build_model(problem: PlacementProblem) -> tuple[cp_model.CpModel, list[cp_mo
     return model, occupied
 
 
+def _counter(start: int):
+    numbers = itertools.count(start)
+    return lambda: next(numbers)
+
+
+def _add_clauses(model: cp_model.CpModel, occupied: list[cp_model.IntVar], clauses: list[list[int]]) -> None:
+    """DIMACS clauses whose variables 1…len(occupied) are the squares and beyond are new."""
+    variables = {index + 1: var for index, var in enumerate(occupied)}
+
+    def literal(number: int):
+        if abs(number) not in variables:
+            variables[abs(number)] = model.new_bool_var(f"flag {abs(number)}")
+        var = variables[abs(number)]
+        return var if number > 0 else var.Not()
+
+    for clause in clauses:
+        model.add_bool_or([literal(number) for number in clause])
+
+
 def solve_cpsat(
     problem: PlacementProblem,
     *,
@@ -76,10 +105,12 @@ def solve_cpsat(
     seed: int = 0,
     params: CpSatParams = CpSatParams(),
     known_bound: int | None = None,
+    on_event: Callable[[tuple], None] | None = None,
 ) -> Outcome:
     """Optimise ``problem`` with CP-SAT; ``known_bound`` (from a theorem) is added as a
-    constraint on the number of pieces."""
-    model, occupied = build_model(problem)
+    constraint on the number of pieces. ``on_event`` sees ``("solution", placement)`` and
+    ``("bound", value, proof)`` as the search improves them."""
+    model, occupied = build_model(problem, params.symmetry_breaking)
     if known_bound is not None:
         if problem.objective.maximize:
             model.add(sum(occupied) <= known_bound)
@@ -87,7 +118,12 @@ def solve_cpsat(
             model.add(sum(occupied) >= known_bound)
     solver = cp_model.CpSolver()
     params.apply(solver.parameters, time_limit=time_limit, seed=seed)
-    status = solver.solve(model)
+    callback = None
+    if on_event is not None:
+        proof = BOUND_PROOF if known_bound is None else f"{BOUND_PROOF}, with a cited theorem's bound as a constraint"
+        solver.best_bound_callback = lambda bound: on_event(("bound", _proven_bound(problem, bound), proof))
+        callback = _Improvements(occupied, on_event)
+    status = solver.solve(model, callback)
     info = {"solver_name": "cp-sat", "solver_version": ortools.__version__, "params": asdict(params)}
     if status == cp_model.INFEASIBLE:
         return Outcome(None, None, f"{PROOF}: no placement exists", infeasible=True, **info)
@@ -99,6 +135,15 @@ def solve_cpsat(
     if status == cp_model.OPTIMAL:
         return Outcome(placement, len(placement), PROOF, **info)
     return Outcome(placement, _proven_bound(problem, solver.best_objective_bound), BOUND_PROOF, **info)
+
+
+class _Improvements(cp_model.CpSolverSolutionCallback):
+    def __init__(self, occupied: list[cp_model.IntVar], on_event: Callable[[tuple], None]):
+        super().__init__()
+        self.occupied, self.on_event = occupied, on_event
+
+    def on_solution_callback(self) -> None:
+        self.on_event(("solution", tuple(s for s, var in enumerate(self.occupied) if self.value(var))))
 
 
 def _proven_bound(problem: PlacementProblem, best_bound: float) -> int:

@@ -51,6 +51,7 @@ from {module} import _child_main, die_with_parent
 die_with_parent(int(sys.argv[1]))
 _child_main()
 """
+STOP_POLL_SECONDS = 0.25
 
 
 def die_with_parent(parent_pid: int | None = None) -> None:
@@ -114,11 +115,20 @@ class FrameReader:
         return messages
 
 
-def run_killable(generate: Callable[..., Iterator[tuple]], args: tuple, time_limit: float) -> tuple[list[tuple], bool]:
+def run_killable(
+    generate: Callable[..., Iterator[tuple]],
+    args: tuple,
+    time_limit: float,
+    *,
+    on_event: Callable[[tuple], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> tuple[list[tuple], bool]:
     """The events ``generate(*args)`` produced within ``time_limit`` seconds, and whether
     it finished. ``generate`` must be a module-level function and ``args`` picklable; an
     exception it raises is raised here. The limit counts from the moment the child has
-    imported the generator's module (a few tenths of a second)."""
+    imported the generator's module (a few tenths of a second). ``on_event`` sees each
+    event as it arrives (live progress); ``should_stop``, asked every quarter second, ends
+    the run early as the time limit would."""
     events_read, events_write = os.pipe()
     command = [sys.executable, "-c", _BOOTSTRAP.format(package=__package__, module=__name__), str(os.getpid())]
     deadline = time.monotonic() + STARTUP_SECONDS
@@ -135,9 +145,9 @@ def run_killable(generate: Callable[..., Iterator[tuple]], args: tuple, time_lim
         reader = FrameReader(events_read)
         while not finished:
             remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            if remaining <= 0 or (should_stop is not None and should_stop()):
                 break
-            for event in reader.read(remaining):
+            for event in reader.read(remaining if should_stop is None else min(remaining, STOP_POLL_SECONDS)):
                 if event == _READY:
                     deadline = time.monotonic() + time_limit
                 elif event == _DONE:
@@ -146,6 +156,8 @@ def run_killable(generate: Callable[..., Iterator[tuple]], args: tuple, time_lim
                     raise event[1]
                 else:
                     events.append(event)
+                    if on_event is not None:
+                        on_event(event)
             if reader.closed and not finished:
                 child.wait()
                 raise RuntimeError(f"the solver process died (exit code {child.returncode})")

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from concurrent.futures import Executor
 from dataclasses import replace
 
 from chessdom.chessboard import Objective, PlacementProblem, PlacementResult, SolverInfo, Status, check_placement, square_names
 from chessdom.models.counting import count_placements
 from chessdom.models.cpsat import CpSatParams, solve_cpsat
+from chessdom.models.cubes import solve_by_cubes
 from chessdom.models.literature import literature_value
+from chessdom.models.live import LiveBounds
 from chessdom.models.outcome import Outcome
 from chessdom.models.sat import SatParams, solve_sat
 from chessdom.models.theorems import theorem_bound
@@ -22,13 +26,25 @@ class PlacementCheckFailed(RuntimeError):
 
 
 def choose_backend(problem: PlacementProblem) -> str:
-    """The backend measured strongest for the piece and objective (see scripts/bench_models):
-    SAT with line variables for slider domination (γ(Q_13) = 7 proved in seconds, where
-    CP-SAT needs minutes); CP-SAT, whose LP bounds carry knight and king domination,
-    for everything else."""
+    """The backend measured strongest for the piece and objective (see scripts/bench_models)."""
+    return backend_choice(problem)[0]
+
+
+def backend_choice(problem: PlacementProblem) -> tuple[str, str]:
+    """The backend ``auto`` picks and the measurement that picks it (2-core machine, the
+    README's benchmark table): SAT, closing in from both sides with line variables, for
+    slider domination; CP-SAT, whose LP bounds carry leaper domination, for the rest.
+    Symmetry breaking stays off in both: measured, it slowed γ(Q_12) from 3.0 to 5.7 s and
+    γ(Q_13) from 16 to 22 s (SAT), and γ(N_12) from 1.2 to 5.1 s (CP-SAT)."""
     if problem.piece.is_slider and problem.objective in (Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION):
-        return "sat"
-    return "cpsat"
+        return "sat", (
+            "slider domination: SAT with line variables proves γ(Q_13) = 7 in 9 s and i(Q_11) = 5 in 0.7 s, "
+            "where CP-SAT needs minutes"
+        )
+    return "cpsat", (
+        "leaper domination and independence: CP-SAT's LP bound proves γ(N_12) = 24 in 1.2 s "
+        "(reduced_costs and max_lp_sym subsolvers)"
+    )
 
 
 def solve(
@@ -39,6 +55,10 @@ def solve(
     count: bool = False,
     seed: int = 0,
     use_theorems: bool = False,
+    representatives: bool = False,
+    on_progress: Callable[[dict], None] | None = None,
+    executor: Executor | None = None,
+    cube_budget: float | None = None,
     **backend_options,
 ) -> PlacementResult:
     """Solve ``problem`` to proven optimality, or as far as ``time_limit`` allows.
@@ -52,6 +72,13 @@ def solve(
         default two workers, which race, the value and the proof repeat but the placement
         may differ (measured: γ(Q_11) gave two placements in two runs with seed 3).
     use_theorems: allow a cited theorem (:mod:`models.theorems`) to bound the optimum.
+    representatives: with ``count``, also one placement per symmetry class, found by
+        enumeration under symmetry breaking and checked against the full count.
+    on_progress: called with a snapshot (:class:`models.live.LiveBounds`) each time the
+        best verified placement or the best proven bound improves.
+    executor: run the SAT queries as cube-and-conquer (:mod:`models.cubes`) on this
+        :class:`concurrent.futures.Executor` — a process pool, or a Dask client's.
+    cube_budget: with ``executor``, seconds after which a cube is split further.
     backend_options: fields of :class:`CpSatParams` or :class:`SatParams`.
 
     Raises
@@ -67,24 +94,37 @@ def solve(
     if time_limit is not None and time_limit <= 0:
         raise ValueError(f"time_limit must be positive, got {time_limit}")
     started = time.perf_counter()
-    backend = choose_backend(problem) if solver == "auto" else solver
+    backend, why = backend_choice(problem) if solver == "auto" else (solver, None)
     theorem = theorem_bound(problem) if use_theorems else None
     known_bound = theorem.value if theorem else None
-    if backend == "cpsat":
+    on_event = LiveBounds(problem, on_progress) if on_progress is not None else None
+    if executor is not None:
+        if solver == "cpsat" or theorem is not None:
+            raise ValueError("cube-and-conquer runs SAT cubes without theorems: use solver 'sat' or 'auto'")
+        backend = "cubes"
+        outcome = solve_by_cubes(
+            problem, executor, time_limit=time_limit, cube_budget=cube_budget, on_event=on_event, **backend_options
+        )
+    elif backend == "cpsat":
         outcome = solve_cpsat(
-            problem, time_limit=time_limit, seed=seed, params=CpSatParams(**backend_options), known_bound=known_bound
+            problem, time_limit=time_limit, seed=seed, params=CpSatParams(**backend_options), known_bound=known_bound,
+            on_event=on_event,
         )
     else:
         outcome = solve_sat(
-            problem, time_limit=time_limit, params=SatParams(**backend_options), known_bound=known_bound
+            problem, time_limit=time_limit, params=SatParams(**backend_options), known_bound=known_bound,
+            on_event=on_event,
         )
     if theorem is not None:
         outcome = _with_theorem(problem, outcome, theorem.value, theorem.citation)
     _verify(problem, outcome)
+    if why is not None and backend != "cubes":
+        outcome = replace(outcome, params={**outcome.params, "auto": why})
     result = _result(problem, outcome, backend, seed, time.perf_counter() - started)
     if count and result.optimal:
         remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - started), 0.01)
-        result = replace(result, count=count_placements(problem, result.value, time_limit=remaining))
+        counted = count_placements(problem, result.value, time_limit=remaining, representatives=representatives)
+        result = replace(result, count=counted)
     return replace(result, wall_time=time.perf_counter() - started)
 
 

@@ -79,7 +79,8 @@ def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
     if settings.run_jobs:
         # Jobs leave slot 0 to synchronous requests whenever there is more than one.
         runner = JobRunner(
-            service, store, max(1, settings.solver_slots - 1), settings.job_lease, settings.retention_days * 86400
+            service, store, max(1, settings.solver_slots - 1), settings.job_lease, settings.retention_days * 86400,
+            scheduler=settings.scheduler,
         )
         runner.start()
     app.extensions["chessdom"] = Context(settings, store, pool, service, runner)

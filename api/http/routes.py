@@ -126,6 +126,30 @@ def get_job(path: schemas.JobPath):
     return job
 
 
+@api.get(
+    "/jobs/<job_id>/representatives", tags=[TAGS["jobs"]],
+    responses={200: schemas.RepresentativesPage, 401: schemas.ProblemDetail, 404: schemas.ProblemDetail,
+               422: schemas.ProblemDetail},
+)
+def job_representatives(path: schemas.JobPath, query: schemas.RepresentativesQuery):
+    """One placement per symmetry class from a finished job asked with `count` and
+    `representatives`, `limit` at a time from `cursor` (404 until there are some)."""
+    job = _context().store.job(path.job_id, owner=g.owner)
+    if job is None:
+        return _not_found(path.job_id)
+    count = (job["result"] or {}).get("count") or {}
+    if count.get("representatives") is None:
+        return problem(404, f"job {path.job_id} has no representatives (yet): it needs count and representatives")
+    everything = count["representatives"]
+    end = query.cursor + query.limit
+    return {
+        "representatives": everything[query.cursor:end],
+        "total": len(everything),
+        "exact": count["exact"],
+        "next_cursor": end if end < len(everything) else None,
+    }
+
+
 @api.delete(
     "/jobs/<job_id>", tags=[TAGS["jobs"]],
     responses={

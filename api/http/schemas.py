@@ -34,6 +34,22 @@ class JobResponse(BaseModel):
     created_at: float
     started_at: float | None
     finished_at: float | None
+    progress: dict[str, Any] | None = Field(
+        None, description="while running: best verified placement and best proven bound so far (and cubes done/total)"
+    )
+
+
+class RepresentativesQuery(StrictModel):
+    model_config = ConfigDict(extra="forbid", strict=False)
+    cursor: Integer(0, 10**12) = 0
+    limit: Integer(1, 10_000) = 1000
+
+
+class RepresentativesPage(BaseModel):
+    representatives: list[list[str]]
+    total: int
+    exact: bool
+    next_cursor: int | None
 
 
 class JobSummary(BaseModel):

@@ -50,6 +50,9 @@ class Settings:
     """Bearer tokens; when there are any, every request but the public pages needs one."""
     allowed_hosts: tuple[str, ...] = LOOPBACK_NAMES
     """Host names the service answers to (``*``: any); others get 400 (DNS rebinding)."""
+    scheduler: str | None = None
+    """A Dask scheduler address (tcp://HOST:PORT): placement jobs run their SAT queries as
+    cube-and-conquer on that cluster (issue 13)."""
 
     @classmethod
     def from_env(cls, **overrides) -> Settings:

@@ -23,6 +23,7 @@ from multiprocessing import forkserver
 from chessdom.models.killable import die_with_parent, kill_process_group
 
 from chessdom.api.requests import FieldError
+from chessdom.api.runtime import tasks
 from chessdom.api.runtime.slots import SolverSlots
 
 POLL_SECONDS = 0.05
@@ -46,6 +47,8 @@ def _worker_main(connection, call, server_pid: int) -> None:
     _let_go_of_the_fork_server()
     die_with_parent()  # the fork server
     threading.Thread(target=_end_with, args=(server_pid,), daemon=True).start()
+    # Live bounds: the task may send ("progress", snapshot) before its outcome.
+    tasks.set_progress_sink(lambda snapshot: connection.send(("progress", snapshot)))
     try:
         connection.send(("ok", call.task(**call.arguments)))
     except FieldError as error:  # a value the request's schema could not judge, named
@@ -105,9 +108,11 @@ class SolverPool:
         should_cancel: Callable[[], bool] | None = None,
         cancel_check_every: float = 0.25,
         on_start: Callable[[int], None] | None = None,
+        on_progress: Callable[[dict], None] | None = None,
     ) -> dict:
         """Run one :class:`~chessdom.api.kinds.Call` in a fresh worker process (the caller
-        holds a slot of ``slots``). ``on_start`` receives the worker's process group."""
+        holds a slot of ``slots``). ``on_start`` receives the worker's process group and
+        ``on_progress`` the worker's live snapshots."""
         receiver, sender = self._context.Pipe(duplex=False)
         process = self._context.Process(target=_worker_main, args=(sender, call, os.getpid()))
         with self._lock:
@@ -121,7 +126,7 @@ class SolverPool:
         try:
             if on_start is not None:
                 on_start(process.pid)
-            outcome = self._wait(process, receiver, deadline, should_cancel, cancel_check_every)
+            outcome = self._wait(process, receiver, deadline, should_cancel, cancel_check_every, on_progress)
         finally:
             receiver.close()
             kill_process_group(process.pid)
@@ -134,15 +139,21 @@ class SolverPool:
             raise SolveFailed(outcome[0], outcome[1])
         return outcome[1]
 
-    def _wait(self, process, receiver, deadline, should_cancel, cancel_check_every) -> tuple:
+    def _wait(self, process, receiver, deadline, should_cancel, cancel_check_every, on_progress=None) -> tuple:
+        """The worker's outcome; ("progress", snapshot) messages before it go to ``on_progress``."""
         next_cancel_check = time.monotonic() + cancel_check_every
         while True:
             if receiver.poll(POLL_SECONDS):
                 try:
-                    return receiver.recv()
+                    message = receiver.recv()
                 except EOFError:
                     self._raise_if_closing()
                     raise SolveFailed("died", f"worker exited with code {process.exitcode}") from None
+                if message[0] != "progress":
+                    return message
+                if on_progress is not None:
+                    on_progress(message[1])
+                continue
             self._raise_if_closing()
             now = time.monotonic()
             if not process.is_alive() and not receiver.poll(0):

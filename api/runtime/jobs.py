@@ -9,11 +9,13 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from dataclasses import replace
 
 from chessdom.store import Store
 
 from chessdom.api.kinds import KINDS
 from chessdom.api.requests import FieldError
+from chessdom.api.runtime import tasks
 from chessdom.api.runtime.executor import SolveFailed
 from chessdom.api.runtime.service import SolveService, SolveTimedOut
 
@@ -24,7 +26,10 @@ EXPIRY_CHECK_SECONDS = 3600.0
 
 
 class JobRunner:
-    def __init__(self, service: SolveService, store: Store, concurrency: int, lease: float, retention: float):
+    def __init__(self, service: SolveService, store: Store, concurrency: int, lease: float, retention: float,
+                 scheduler: str | None = None):
+        self.scheduler = scheduler
+        """A Dask scheduler address: placement jobs run their SAT queries as cubes there."""
         self.service = service
         self.store = store
         self.concurrency = concurrency
@@ -105,10 +110,13 @@ class JobRunner:
         try:
             kind = KINDS[job["kind"]]
             call = kind.to_call(kind.job_request.model_validate(job["params"]))
+            if self.scheduler is not None and call.task is tasks.placement:  # issue 13: cubes on a cluster
+                call = replace(call, arguments={**call.arguments, "scheduler": self.scheduler})
             result = self.service.solve(
                 call, time_limit=call.time_limit,
                 should_cancel=lambda: not self.store.heartbeat(job_id, attempt),
                 on_start=lambda group: self.store.set_solver_group(job_id, attempt, group),
+                on_progress=lambda snapshot: self.store.set_progress(job_id, attempt, snapshot),
             )
             self.store.finish_job(job_id, attempt, "succeeded", result=result)
         except SolveFailed as failure:

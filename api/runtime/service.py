@@ -38,12 +38,13 @@ class SolveService:
         self.pool = pool
         self.kill_grace = kill_grace
 
-    def solve(self, call: Call, *, time_limit: float | None, should_cancel=None, on_start=None) -> dict:
+    def solve(self, call: Call, *, time_limit: float | None, should_cancel=None, on_start=None,
+              on_progress=None) -> dict:
         """Run one call; the caller holds a solver slot. ``time_limit`` bounds the whole
         solve (the solver's own limit plus a grace period) or is None for none;
         ``on_start`` receives the process group of the worker, if one starts."""
         cached = self._from_cache(call)
-        return cached if cached is not None else self._run(call, time_limit, should_cancel, on_start)
+        return cached if cached is not None else self._run(call, time_limit, should_cancel, on_start, on_progress)
 
     def solve_now(
         self, call: Call, *, time_limit: float | None, slot_wait: float, client_gone: Callable[[], bool] | None = None
@@ -80,12 +81,15 @@ class SolveService:
         self._record(call, cached, 0.0, cached=True)
         return {**cached, "cached": True}
 
-    def _run(self, call: Call, time_limit: float | None, should_cancel: Callable[[], bool] | None, on_start) -> dict:
+    def _run(self, call: Call, time_limit: float | None, should_cancel: Callable[[], bool] | None, on_start,
+             on_progress: Callable[[dict], None] | None = None) -> dict:
         if call.arguments.get("certify"):  # certificates are kept in the data directory
             call = replace(call, arguments={**call.arguments, "data_dir": self.store.path.parent})
         deadline = time.monotonic() + time_limit + self.kill_grace if time_limit is not None else None
         try:
-            result = self.pool.run(call, deadline=deadline, should_cancel=should_cancel, on_start=on_start)
+            result = self.pool.run(
+                call, deadline=deadline, should_cancel=should_cancel, on_start=on_start, on_progress=on_progress,
+            )
         except SolveFailed as failure:
             if failure.reason == "field":
                 raise FieldError(*failure.detail) from None

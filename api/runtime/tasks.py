@@ -4,6 +4,7 @@ were converted from the request at the edge (see :mod:`chessdom.api.kinds`)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from chessdom import models, native_search
@@ -15,15 +16,33 @@ from chessdom.models.certificate import CertificateUnavailable
 from chessdom.api.requests import MAX_LISTED_PAIRS, FieldError
 
 
+_progress_sink: Callable[[dict], None] | None = None
+
+
+def set_progress_sink(sink: Callable[[dict], None] | None) -> None:
+    """Where this worker process sends live snapshots (set by the executor in the worker)."""
+    global _progress_sink
+    _progress_sink = sink
+
+
 def placement(
     problem: PlacementProblem, *, time_limit: float | None = None, certify: bool = False,
-    data_dir: Path | None = None, trace: bool = False, **options,
+    data_dir: Path | None = None, trace: bool = False, scheduler: str | None = None, **options,
 ) -> dict:
-    """The solve's answer; with ``trace``, the greedy baseline's steps (seed 002's lesson);
-    with ``certify``, a certificate stored under ``data_dir`` (which the service supplies)
-    within what is left of ``time_limit``."""
+    """The solve's answer, sending live bounds as they improve; with a Dask ``scheduler``
+    address its SAT queries run as cubes on that cluster; with ``trace``, the greedy
+    baseline's steps (seed 002's lesson); with ``certify``, a certificate stored under
+    ``data_dir`` (which the service supplies) within what is left of ``time_limit``."""
     started = time.monotonic()
-    result = models.solve(problem, time_limit=time_limit, **options)
+    if scheduler is None:
+        result = models.solve(problem, time_limit=time_limit, on_progress=_progress_sink, **options)
+    else:
+        from distributed import Client
+
+        with Client(scheduler, timeout=10) as client:
+            result = models.solve(
+                problem, time_limit=time_limit, on_progress=_progress_sink, executor=client.get_executor(), **options,
+            )
     answer = result.to_dict()
     if trace:
         answer["trace"] = native_search.greedy_steps(problem)

@@ -8,6 +8,8 @@ status 2.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
+import contextlib
 import importlib
 import inspect
 import json
@@ -124,17 +126,25 @@ def _diagram(board: Board, **drawn) -> str:
 def _solve(args: argparse.Namespace) -> int:
     if args.certify is not None and args.certify.exists() and any(args.certify.iterdir()):
         raise UsageError(f"argument --certify: {args.certify} is not empty")
+    if args.representatives is not None and not args.count:
+        raise UsageError("argument --representatives: needs --count")
     started = time.monotonic()
-    result = library.solve_placement(
-        args.piece,
-        args.size,
-        variant=args.variant,
-        solver=args.solver,
-        time_limit=args.time_limit,
-        count=args.count,
-        seed=args.seed,
-        use_theorems=args.use_theorems,
-    )
+    with _cube_executor(args) as executor:
+        result = library.solve_placement(
+            args.piece,
+            args.size,
+            variant=args.variant,
+            solver=args.solver,
+            time_limit=args.time_limit,
+            count=args.count,
+            seed=args.seed,
+            use_theorems=args.use_theorems,
+            representatives=args.representatives is not None,
+            executor=executor,
+        )
+    if args.representatives is not None and result.count is not None:
+        with open(args.representatives, "w", encoding="utf-8") as out:
+            out.writelines(" ".join(squares) + "\n" for squares in result.count.representatives)
     answer = result.to_dict()
     if args.certify is not None:
         remaining = None if args.time_limit is None else args.time_limit - (time.monotonic() - started)
@@ -183,6 +193,28 @@ def _certificate(result, directory: Path, time_limit: float | None, max_proof_mb
     }
 
 
+@contextlib.contextmanager
+def _cube_executor(args: argparse.Namespace):
+    """Where cube-and-conquer runs: a Dask cluster (--scheduler), a local process pool
+    (--workers), or nowhere (one solver here)."""
+    if args.scheduler is not None:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise UsageError("argument --scheduler: needs dask.distributed: pip install 'chessdom[cluster]'") from None
+        try:
+            client = Client(args.scheduler, timeout=10)
+        except (OSError, ValueError) as error:
+            raise UsageError(f"argument --scheduler: cannot reach {args.scheduler}: {error}") from None
+        with client:
+            yield client.get_executor()
+    elif args.workers is not None:
+        with concurrent.futures.ProcessPoolExecutor(args.workers) as pool:
+            yield pool
+    else:
+        yield None
+
+
 def _add_solve(commands) -> None:
     parser = commands.add_parser(
         "solve",
@@ -207,6 +239,12 @@ def _add_solve(commands) -> None:
                              "manifest.json, checked by the independent checker; exit status 1 when none is made")
     parser.add_argument("--max-proof-mb", type=_integer(1), default=128, metavar="MB",
                         help="with --certify: give up on proofs larger than this; default %(default)s")
+    parser.add_argument("--representatives", metavar="FILE",
+                        help="with --count: write one placement per symmetry class to FILE, one per line")
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                        help="run the SAT queries as cube-and-conquer on this Dask cluster")
+    parser.add_argument("--workers", type=_integer(1), metavar="N",
+                        help="run the SAT queries as cube-and-conquer on N local processes")
     _add_json(parser, "POST /domination")
     parser.set_defaults(handler=_solve)
 

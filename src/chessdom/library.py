@@ -55,6 +55,8 @@ def solve_placement(
     count: bool = False,
     seed: int = 0,
     use_theorems: bool = False,
+    representatives: bool = False,
+    executor=None,
 ) -> PlacementResult:
     """The fewest pieces that dominate a board (or the most that do not attack each
     other), with a placement, a proof of the bound and the published value beside it.
@@ -71,6 +73,9 @@ def solve_placement(
     count : also count the optimal placements, and up to the board's symmetries.
     seed : CP-SAT's random seed.
     use_theorems : allow a cited theorem to prove the bound.
+    representatives : with ``count``, also one placement per symmetry class.
+    executor : a :class:`concurrent.futures.Executor` (a process pool, or a Dask client's
+        ``get_executor()``) on which the SAT queries run as cube-and-conquer.
 
     Returns
     -------
@@ -98,7 +103,8 @@ def solve_placement(
     if time_limit is not None and not time_limit > 0:
         raise ValueError(f"time_limit: must be positive, got {time_limit!r}")
     problem = PlacementProblem(board, chosen, objective)
-    return models.solve(problem, solver=solver, time_limit=time_limit, count=count, seed=seed, use_theorems=use_theorems)
+    return models.solve(problem, solver=solver, time_limit=time_limit, count=count, seed=seed, use_theorems=use_theorems,
+                        representatives=representatives, executor=executor)
 
 
 def solve_nqueens(

@@ -34,7 +34,8 @@ CREATE TABLE IF NOT EXISTS jobs (
     attempts INTEGER NOT NULL DEFAULT 0,
     owner TEXT,
     crashes INTEGER NOT NULL DEFAULT 0,
-    solver_group INTEGER
+    solver_group INTEGER,
+    progress TEXT
 );
 CREATE INDEX IF NOT EXISTS jobs_by_status ON jobs (status, created_at);
 CREATE TABLE IF NOT EXISTS runs (
@@ -55,7 +56,9 @@ CREATE TABLE IF NOT EXISTS results (
 );
 """
 
-JOB_FIELDS = ("id", "kind", "params", "status", "result", "error", "created_at", "started_at", "finished_at")
+JOB_FIELDS = (
+    "id", "kind", "params", "status", "result", "error", "created_at", "started_at", "finished_at", "progress",
+)
 SUMMARY_FIELDS = ("id", "kind", "status", "error", "created_at", "started_at", "finished_at")
 FINISHED_STATUSES = ("succeeded", "failed", "canceled")
 # Columns added after the first release; an older file gains them when opened.
@@ -63,6 +66,7 @@ ADDED_JOB_COLUMNS = {
     "owner": "TEXT",
     "crashes": "INTEGER NOT NULL DEFAULT 0",
     "solver_group": "INTEGER",
+    "progress": "TEXT",
 }
 MAX_CRASHES = 3
 """A job whose runner died this many times while running it fails instead of being
@@ -179,6 +183,15 @@ class Store:
         cursor = self._connect().execute(
             "UPDATE jobs SET heartbeat_at = ? WHERE id = ? AND status = 'running' AND attempts = ?",
             (time.time(), job_id, attempt),
+        )
+        return cursor.rowcount == 1
+
+    def set_progress(self, job_id: str, attempt: int, progress: dict) -> bool:
+        """Record the live bounds of this claim (``attempt``) of a running job; False when
+        the job was canceled or taken over meanwhile."""
+        cursor = self._connect().execute(
+            "UPDATE jobs SET progress = ? WHERE id = ? AND status = 'running' AND attempts = ?",
+            (json.dumps(progress), job_id, attempt),
         )
         return cursor.rowcount == 1
 
@@ -304,4 +317,5 @@ def _job_dict(row: sqlite3.Row) -> dict:
     job = {name: row[name] for name in JOB_FIELDS}
     job["params"] = json.loads(job["params"])
     job["result"] = json.loads(job["result"]) if job["result"] else None
+    job["progress"] = json.loads(job["progress"]) if job["progress"] else None
     return job

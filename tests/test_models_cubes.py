@@ -1,0 +1,77 @@
+"""Cube-and-conquer: the cubes cover the space without overlap, and a split refutation
+agrees with a monolithic one."""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, canonical_form
+from chessdom.chessboard.symmetry import symmetry_permutations
+from chessdom.models import solve
+from chessdom.models.counting import sat_placements
+from chessdom.models.cubes import conquer, refine, regions, split
+
+CASES = [
+    (Board(6, 6), Piece.QUEEN, Objective.DOMINATION, 3),
+    (Board(7, 7), Piece.KNIGHT, Objective.DOMINATION, 10),
+    (Board(5, 6), Piece.QUEEN, Objective.DOMINATION, 3),
+    (Board(6, 6), Piece.QUEEN, Objective.INDEPENDENCE, 6),
+]
+
+
+def satisfies(cube, placement) -> bool:
+    placed = set(placement)
+    return (
+        placed.issuperset(cube.occupied) and not placed.intersection(cube.empty)
+        and all(len(placed.intersection(region)) == count for region, count in cube.counts)
+    )
+
+
+def test_the_regions_partition_the_board_and_every_symmetry_permutes_them():
+    for board in (Board(7, 7), Board(8, 8), Board(5, 8)):
+        parts = regions(board)
+        assert sorted(s for part in parts for s in part) == list(board.squares())
+        for permutation in symmetry_permutations(board):
+            assert {frozenset(permutation[s] for s in part) for part in parts} == {frozenset(p) for p in parts}
+
+
+@pytest.mark.parametrize("board, piece, objective, value", CASES, ids=str)
+def test_every_optimal_placement_lies_in_exactly_one_cube(board, piece, objective, value):
+    problem = PlacementProblem(board, piece, objective)
+    cubes = split(problem, value, one_per_orbit=False)
+    cubes = [child for cube in cubes for child in refine(cube, 2)]  # refinement keeps the partition
+    placements = list(sat_placements(problem, value))
+    assert all(sum(satisfies(cube, p) for cube in cubes) == 1 for p in placements)
+    # ... so the solution counts of the cubes add up to the full count
+    assert sum(sum(satisfies(cube, p) for p in placements) for cube in cubes) == len(placements)
+
+
+@pytest.mark.parametrize("board, piece, objective, value", CASES, ids=str)
+def test_one_cube_per_orbit_still_meets_every_symmetry_class(board, piece, objective, value):
+    problem = PlacementProblem(board, piece, objective)
+    cubes = split(problem, value)
+    assert len(cubes) < len(split(problem, value, one_per_orbit=False))
+    for placement in sat_placements(problem, value):
+        images = [tuple(sorted(p[s] for s in placement)) for p in symmetry_permutations(board)]
+        assert any(satisfies(cube, image) for cube in cubes for image in images), canonical_form(board, placement)
+
+
+def test_four_queens_cannot_dominate_nine_by_nine_in_any_cube():
+    problem = PlacementProblem(Board.square(9), Piece.QUEEN, Objective.DOMINATION)
+    with ThreadPoolExecutor(2) as executor:
+        conquest = conquer(split(problem, 4), executor)
+    assert conquest.status == "refuted" and conquest.cubes_done == conquest.cubes_total
+
+
+def test_a_cube_that_finds_a_placement_answers_at_once_with_a_checked_one():
+    problem = PlacementProblem(Board.square(9), Piece.QUEEN, Objective.DOMINATION)
+    with ThreadPoolExecutor(2) as executor:
+        conquest = conquer(split(problem, 5), executor)
+    assert conquest.status == "found" and len(conquest.placement) <= 5
+
+
+def test_cubes_split_past_their_budget_still_prove_the_optimum():
+    problem = PlacementProblem(Board.square(10), Piece.QUEEN, Objective.DOMINATION)
+    with ThreadPoolExecutor(2) as executor:
+        result = solve(problem, executor=executor, cube_budget=0.05, warm_start=0.001)
+    assert result.optimal and result.value == 5 and "cubes" in result.proof

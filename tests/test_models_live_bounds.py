@@ -1,0 +1,43 @@
+"""A running solve reports its best verified placement and best proven bound as they
+improve, and they only ever tighten."""
+
+import pytest
+
+from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, check_placement, parse_squares
+from chessdom.models import solve
+
+
+def tightening(snapshots, maximize):
+    """Values only improve and the proven bound only closes in on them."""
+    values = [s["value"] for s in snapshots if s["value"] is not None]
+    bounds = [s["upper_bound" if maximize else "lower_bound"] for s in snapshots]
+    bounds = [b for b in bounds if b is not None]
+    sign = -1 if maximize else 1
+    return all(sign * later <= sign * earlier for earlier, later in zip(values, values[1:])) and all(
+        sign * later >= sign * earlier for earlier, later in zip(bounds, bounds[1:])
+    )
+
+
+@pytest.mark.parametrize("piece, objective, size, solver", [
+    ("queen", "domination", 11, "sat"),
+    ("knight", "domination", 10, "cpsat"),
+    ("queen", "independence", 8, "sat"),
+    ("knight", "domination", 10, "sat"),
+])
+def test_live_bounds_only_tighten_and_end_at_the_answer(piece, objective, size, solver):
+    problem = PlacementProblem(Board.square(size), Piece(piece), Objective(objective))
+    snapshots = []
+    result = solve(problem, solver=solver, on_progress=snapshots.append)
+    assert snapshots and tightening(snapshots, problem.objective.maximize)
+    assert snapshots[-1]["value"] == result.value
+    for snapshot in snapshots:
+        placed = parse_squares(problem.board, snapshot["placement"] or [])
+        assert snapshot["placement"] is None or problem.objective.satisfied_by(
+            check_placement(problem.board, problem.piece, placed))
+
+
+def test_a_time_stopped_sat_solve_of_fifteen_queens_keeps_the_bound_it_proved():
+    # γ(Q_15) = 9 (Kearse & Gibbons 2001) is far beyond a second; ⌈15/2⌉−… small bounds are not.
+    result = solve(PlacementProblem(Board.square(15), Piece.QUEEN, Objective.DOMINATION), solver="sat", time_limit=2)
+    assert not result.optimal and result.lower_bound is not None and 1 < result.lower_bound < result.value
+    assert result.proof.startswith(f"sat: no placement of {result.lower_bound - 1} exists")
