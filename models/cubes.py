@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import os
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -168,19 +169,30 @@ def _possible(cube: Cube) -> bool:
     )
 
 
+_ENCODING_LOCK = threading.Lock()
+
+
 def cube_events(cube: Cube) -> Iterator[tuple]:
     """``("solution", placement)`` or ``("refuted",)``: the cube's one SAT call."""
     problem = cube.problem
-    pool = IDPool()
-    cnf = build_cnf(problem, pool, symmetry_breaking=cube.symmetry_breaking)
-    cnf.extend([[pool.id(s)] for s in cube.occupied])
-    cnf.extend([[-pool.id(s)] for s in cube.empty])
-    for region, count in cube.counts:
-        cnf.extend(CardEnc.equals([pool.id(s) for s in region], count, vpool=pool, encoding=EncType.totalizer).clauses)
     budget = problem.board.num_squares - cube.pieces if problem.objective.maximize else cube.pieces
-    with Solver(name=cube.sat_solver, bootstrap_with=cnf.clauses) as solver:
+    # python-sat registers every CNF it builds in one process-wide variable pool
+    # (pysat.formula.Formula._vpool), so cubes encoded at once on a thread pool (a Dask
+    # worker's threads) raced there: "list modified during sort" in IDPool.occupy. Encoding
+    # is a small part of a cube; the solve runs outside the lock.
+    with _ENCODING_LOCK:
+        pool = IDPool()
+        cnf = build_cnf(problem, pool, symmetry_breaking=cube.symmetry_breaking)
+        cnf.extend([[pool.id(s)] for s in cube.occupied])
+        cnf.extend([[-pool.id(s)] for s in cube.empty])
+        for region, count in cube.counts:
+            region_count = CardEnc.equals([pool.id(s) for s in region], count, vpool=pool, encoding=EncType.totalizer)
+            cnf.extend(region_count.clauses)
+        solver = Solver(name=cube.sat_solver, bootstrap_with=cnf.clauses)
         at_most = _AtMost(solver, pool, _bounded_groups(problem, pool), "itotalizer")
-        if solver.solve(assumptions=at_most.assumptions(budget)):
+        assumptions = at_most.assumptions(budget)
+    with solver:
+        if solver.solve(assumptions=assumptions):
             yield ("solution", _placement(problem, pool, solver.get_model()))
         else:
             yield ("refuted",)
