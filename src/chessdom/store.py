@@ -200,8 +200,9 @@ class Store:
     ) -> bool:
         """Record the outcome of this claim of a running job; False if the job was canceled
         or taken over meanwhile."""
+        # MAX: the wall clock can step back (seen here: a job "finished" 1 ms before it started).
         cursor = self._connect().execute(
-            "UPDATE jobs SET status = ?, result = ?, error = ?, finished_at = ? "
+            "UPDATE jobs SET status = ?, result = ?, error = ?, finished_at = MAX(?, started_at) "
             "WHERE id = ? AND status = 'running' AND attempts = ?",
             (status, json.dumps(result) if result is not None else None, error, time.time(), job_id, attempt),
         )
