@@ -232,9 +232,9 @@ def conquer(
     its :func:`refine`-d children. Stops at the first placement (checked here) or at
     ``time_limit``. ``on_progress(done, total)`` is called as cubes finish.
 
-    Without a budget or a time limit each cube runs inside the executor's worker, which
-    then needs no child process (a Dask worker under its nanny is daemonic and cannot
-    fork one with :mod:`multiprocessing`)."""
+    Without a budget or a time limit each cube runs inside the executor's worker; with
+    one it runs in :func:`~chessdom.models.killable.run_killable`'s ``subprocess`` child,
+    which a default (daemonic) Dask worker may start too."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
     stop = stop_signal_for(executor)
     futures: dict = {}

@@ -74,16 +74,14 @@ def run(engine: str, problem: PlacementProblem, cap: float, workers: int = 2) ->
 def scaling(size: int, cap: float) -> list[tuple[int, float | None]]:
     """Seconds for γ(Q_size) by cubes on a loopback Dask cluster of 1, then 2 workers
     (None past the cap)."""
-    import dask
     from distributed import Client, LocalCluster
 
     problem = PlacementProblem(Board.square(size), Piece.QUEEN, Objective.DOMINATION)
     rows = []
-    # Not daemonic: a cube with a time limit runs its solver in a child process, which the
-    # fork-based models.killable cannot start from a daemonic worker (a subprocess-based
-    # one can, and then this setting can go).
+    # Default workers (nanny on, daemonic): a cube with a time limit runs its solver in a
+    # subprocess child, which daemonic processes may start.
     for workers in (1, 2):
-        with dask.config.set({"distributed.worker.daemon": False}), LocalCluster(n_workers=workers, threads_per_worker=1, host="127.0.0.1", dashboard_address=None) as cluster, \
+        with LocalCluster(n_workers=workers, threads_per_worker=1, host="127.0.0.1", dashboard_address=None) as cluster, \
                 Client(cluster) as client:
             started = time.perf_counter()
             result = solve(problem, time_limit=cap, executor=client.get_executor())

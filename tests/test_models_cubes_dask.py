@@ -41,3 +41,12 @@ def test_a_dask_cluster_proves_gamma_of_eleven_queens_by_cubes(client):
     problem = PlacementProblem(Board.square(11), Piece.QUEEN, Objective.DOMINATION)
     result = solve(problem, executor=client.get_executor(), warm_start=0.3)
     assert result.optimal and result.value == 5 and result.verified
+
+
+def test_on_default_dask_workers_cubes_with_a_budget_run_their_solver_in_a_child(client):
+    # A budget sends each cube's solver to run_killable's subprocess child, which the
+    # nanny's daemonic workers may start (a multiprocessing child could not).
+    assert all(client.run(lambda: __import__("multiprocessing").current_process().daemon).values())
+    problem = PlacementProblem(Board.square(9), Piece.QUEEN, Objective.DOMINATION)
+    conquest = conquer(split(problem, 4), client.get_executor(), time_limit=120, cube_budget=60)
+    assert conquest.status == "refuted" and conquest.cubes_done == conquest.cubes_total
