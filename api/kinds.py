@@ -72,16 +72,13 @@ def _request_record(request: StrictModel) -> dict:
 def _placement_call(kind: str, variant: str, request: requests.PlacementRequest) -> Call:
     problem = PlacementProblem(request.board, Piece(request.piece), PLACEMENT_VARIANTS[variant])
     options = {"solver": request.solver, "count": request.count, "seed": request.seed,
-               "use_theorems": request.use_theorems, "representatives": request.representatives}
-    if request.trace:  # only then in the key, so that answers cached before stay valid
-        options["trace"] = True
+               "use_theorems": request.use_theorems, "representatives": request.representatives,
+               "trace": request.trace}
     # Everything that shapes the answer or its provenance is in the key; the time limit is
     # not: a proven optimum is the same whatever limit it was proved within. A certified
     # answer is never cached: its certificate expires with the retention.
     key = "placement:" + json.dumps({**problem.to_dict(), **options}, sort_keys=True, separators=(",", ":"))
-    arguments = {"problem": problem, "time_limit": request.time_limit, **options}
-    if request.certify:
-        arguments["certify"] = True
+    arguments = {"problem": problem, "time_limit": request.time_limit, "certify": request.certify, **options}
     return Call(
         kind, tasks.placement, arguments, request.time_limit, None if request.certify else key, problem.to_dict(),
         read_cache=request.cache,
