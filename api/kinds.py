@@ -1,68 +1,38 @@
 """One declaration per problem kind. Routes, job schemas, worker tasks, cache keys and
 error field names all derive from :data:`KINDS`: adding a kind is one :class:`Kind`.
 
-A request becomes a :class:`Call` once, at the edge (the route, or the job runner reading
-the queue). Square names are checked against the board there, so a bad one is a 422
-naming its field before any work is queued."""
+A request becomes the runtime's :class:`~chessdom.api.runtime.calls.Call` once, at the
+edge (the route, or the job runner reading the queue, through :func:`job_call`). Square
+names are checked against the board there, so a bad one is a 422 naming its field before
+any work is queued. The runtime knows nothing of this registry: it is handed calls."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Literal, Union
 
 from pydantic import ConfigDict, Field, RootModel, create_model
 
-from chessdom.chessboard import PLACEMENT_VARIANTS, Board, Piece, PlacementProblem, SquareNameError, parse_square
+from chessdom.chessboard import PLACEMENT_VARIANTS, Piece, PlacementProblem
 
 from chessdom.api import requests, responses
-from chessdom.api.requests import FieldError, StrictModel
+from chessdom.api.requests import StrictModel
 from chessdom.api.runtime import tasks
+from chessdom.api.runtime.calls import Call, square, squares
 
 
-@dataclass(frozen=True)
-class Call:
-    """One solve: a library task and its arguments (picklable, run in a worker process)."""
-
-    kind: str
-    task: Callable[..., dict]
-    arguments: dict
-    time_limit: float | None
-    """The limit the solver honours itself; None for searches bounded by size or nodes."""
-    cache_key: str | None
-    """Set for answers worth keeping: proven optima, keyed by all that shapes them."""
-    problem: dict
-    """What was asked, for the run history."""
-    read_cache: bool = True
-    """False when the caller asked for a fresh solve (its optimum is still cached)."""
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Kind:
     name: str
     summary: str
     tag: str
+    """The OpenAPI tag its route is listed under."""
     request: type[StrictModel]
     job_request: type[StrictModel]
     response: type
     to_call: Callable[[StrictModel], Call]
-    describe_run: Callable[[Call, dict], tuple[str | None, str | None, int | None]]
-    """(method, status, value) of a finished run, for the history."""
-
-
-# ---- from requests to calls -------------------------------------------------------------
-
-
-def square(board: Board, name: str, field: str) -> int:
-    try:
-        return parse_square(board, name)
-    except SquareNameError as error:
-        raise FieldError(field, str(error), "bad_square", {"square": name}) from None
-
-
-def squares(board: Board, names: list[str], field: str) -> list[int]:
-    return [square(board, name, f"{field}.{index}") for index, name in enumerate(names)]
 
 
 def _request_record(request: StrictModel) -> dict:
@@ -80,8 +50,9 @@ def _placement_call(kind: str, variant: str, request: requests.PlacementRequest)
     key = "placement:" + json.dumps({**problem.to_dict(), **options}, sort_keys=True, separators=(",", ":"))
     arguments = {"problem": problem, "time_limit": request.time_limit, "certify": request.certify, **options}
     return Call(
-        kind, tasks.placement, arguments, request.time_limit, None if request.certify else key, problem.to_dict(),
-        read_cache=request.cache,
+        kind=kind, task=tasks.placement, arguments=arguments, time_limit=request.time_limit,
+        cache_key=None if request.certify else key, read_cache=request.cache, problem=problem.to_dict(),
+        summarize=_placement_run,
     )
 
 
@@ -96,7 +67,8 @@ def independence_call(request: requests.IndependenceRequest) -> Call:
 def nqueens_call(request: requests.NQueensRequest) -> Call:
     arguments = request.model_dump(exclude_none=True)
     time_limit = request.time_limit if request.method == "cpsat" else None
-    return Call("nqueens", tasks.nqueens, arguments, time_limit, None, _request_record(request))
+    return Call(kind="nqueens", task=tasks.nqueens, arguments=arguments, time_limit=time_limit,
+                problem=_request_record(request), summarize=_nqueens_run)
 
 
 def tour_call(request: requests.TourRequest) -> Call:
@@ -107,7 +79,8 @@ def tour_call(request: requests.TourRequest) -> Call:
         **request.model_dump(include={"closed", "method", "tie_break", "lookahead", "backtracking", "node_limit",
                                       "seed", "trace", "trace_offset"}),
     }
-    return Call("tour", tasks.tour, arguments, None, None, _request_record(request))
+    return Call(kind="tour", task=tasks.tour, arguments=arguments, problem=_request_record(request),
+                summarize=_tour_run)
 
 
 def path_call(request: requests.PathRequest) -> Call:
@@ -125,57 +98,77 @@ def path_call(request: requests.PathRequest) -> Call:
         "heuristic": request.heuristic,
         "trace": request.trace,
     }
-    return Call("path", tasks.path, arguments, None, None, _request_record(request))
+    return Call(kind="path", task=tasks.path, arguments=arguments, problem=_request_record(request),
+                summarize=_path_run)
+
+
+def verify_call(request: requests.VerifyRequest) -> Call:
+    """A check, not a solve: it is not recorded in the run history."""
+    arguments = {"board": request.board, "piece": request.piece, "names": request.squares}
+    return Call(kind="verify", task=tasks.verify, arguments=arguments)
 
 
 # ---- the declarations ---------------------------------------------------------------------
 
 
-def _placement_run(call: Call, result: dict):
+def _placement_run(arguments: dict, result: dict):
     return result["solver"]["name"], result["status"], result["value"]
 
 
-def _nqueens_run(call: Call, result: dict):
-    counted = call.arguments["mode"] == "count"
+def _nqueens_run(arguments: dict, result: dict):
+    counted = arguments["mode"] == "count"
     return result["method"], "counted" if counted else "found", result.get("count")
 
 
-def _tour_run(call: Call, result: dict):
+def _tour_run(arguments: dict, result: dict):
     return result["method"], result["status"], len(result["path"] or ())
 
 
-def _path_run(call: Call, result: dict):
-    return call.arguments["method"], result["status"], result.get("length")
+def _path_run(arguments: dict, result: dict):
+    return arguments["method"], result["status"], result.get("length")
 
 
 KINDS: dict[str, Kind] = {
     kind.name: kind
     for kind in (
         Kind(
-            "domination", "Minimum domination number with a verified placement and the proof of its bound.",
-            "placement", requests.DominationRequest, requests.DominationJob, responses.PlacementResponse,
-            domination_call, _placement_run,
+            name="domination", tag="placement", to_call=domination_call,
+            summary="Minimum domination number with a verified placement and the proof of its bound.",
+            request=requests.DominationRequest, job_request=requests.DominationJob, response=responses.PlacementResponse,
         ),
         Kind(
-            "independence", "Largest set of pieces no two of which attack each other (β), proved.",
-            "placement", requests.IndependenceRequest, requests.IndependenceJob, responses.PlacementResponse,
-            independence_call, _placement_run,
+            name="independence", tag="placement", to_call=independence_call,
+            summary="Largest set of pieces no two of which attack each other (β), proved.",
+            request=requests.IndependenceRequest, job_request=requests.IndependenceJob,
+            response=responses.PlacementResponse,
         ),
         Kind(
-            "nqueens", "First solution or the number of solutions of the n-queens puzzle.",
-            "search", requests.NQueensRequest, requests.NQueensJob, responses.NQueensResponse,
-            nqueens_call, _nqueens_run,
+            name="nqueens", tag="search", to_call=nqueens_call,
+            summary="First solution or the number of solutions of the n-queens puzzle.",
+            request=requests.NQueensRequest, job_request=requests.NQueensJob, response=responses.NQueensResponse,
         ),
         Kind(
-            "tour", "A knight's tour, open or closed, by Warnsdorff's rule or plain DFS.",
-            "search", requests.TourRequest, requests.TourJob, responses.TourResponse, tour_call, _tour_run,
+            name="tour", tag="search", to_call=tour_call,
+            summary="A knight's tour, open or closed, by Warnsdorff's rule or plain DFS.",
+            request=requests.TourRequest, job_request=requests.TourJob, response=responses.TourResponse,
         ),
         Kind(
-            "path", "Shortest knight path to any goal around blocked squares and enemy attacks.",
-            "search", requests.PathRequest, requests.PathRequest, responses.PathResponse, path_call, _path_run,
+            name="path", tag="search", to_call=path_call,
+            summary="Shortest knight path to any goal around blocked squares and enemy attacks.",
+            request=requests.PathRequest, job_request=requests.PathRequest, response=responses.PathResponse,
         ),
     )
 }
+
+
+def job_call(kind_name: str, params: dict, *, scheduler: str | None = None) -> Call:
+    """The call of a stored job: its parameters validated as the endpoint validates them.
+    With a Dask ``scheduler``, placement jobs run their SAT queries as cubes there."""
+    kind = KINDS[kind_name]
+    call = kind.to_call(kind.job_request.model_validate(params))
+    if scheduler is not None and call.task is tasks.placement:
+        call = replace(call, arguments={**call.arguments, "scheduler": scheduler})
+    return call
 
 
 def _job_request(kind: Kind) -> type[StrictModel]:

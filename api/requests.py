@@ -10,7 +10,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from chessdom.chessboard import VARIANT_OBJECTIVES, Board, Piece
+from chessdom.chessboard import SQUARE_NAME_PATTERN, VARIANT_OBJECTIVES, Board, Piece
+from chessdom.library import NQUEENS_METHODS
 from chessdom.models import MAX_SIDE as MODEL_MAX_SIDE
 from chessdom.models import NQUEENS_MAX_SIZE as CPSAT_NQUEENS_MAX_SIZE
 from chessdom.models import NQUEENS_MODES, SOLVERS
@@ -20,6 +21,7 @@ from chessdom.native_search import (
     MAX_LOOKAHEAD,
     NQUEENS_MAX_CLASSES,
     NQUEENS_MAX_COUNT,
+    NQUEENS_MAX_FIRST,
     PATH_METHODS,
     TIE_BREAKS,
     TOUR_METHODS,
@@ -29,12 +31,8 @@ SEARCH_MAX_SIDE = 1000
 SYNC_MAX_TIME_LIMIT = 60.0
 JOB_MAX_TIME_LIMIT = 3600.0
 SYNC_MAX_NODES = 5_000_000
-# Measured here: backtracking's first solution takes 13.5 s at n = 28 and 208 s at n = 30.
-# Counting (and classes) is limited by the library, which measured its kernel.
-# k queens on one line attack in k(k−1)/2 pairs: list only this many, count them all.
-MAX_LISTED_PAIRS = 10_000
-NQUEENS_MAX_BACKTRACKING = 29
 JOB_MAX_NODES = 500_000_000
+
 
 def _integral(value):
     """JSON Schema's "integer" includes 12.0; strict ints alone would reject it."""
@@ -49,7 +47,7 @@ def Integer(low: int, high: int, **field):  # noqa: N802 - used like a type
     return Annotated[int, Field(ge=low, le=high, **field), BeforeValidator(_integral)]
 
 PieceName = Literal[tuple(piece.value for piece in Piece)]
-SquareName = Annotated[str, Field(pattern=r"^[A-Za-z]{1,4}[1-9][0-9]{0,4}$", examples=["a1"])]
+SquareName = Annotated[str, Field(pattern=f"^{SQUARE_NAME_PATTERN}$", examples=["a1"])]
 Seed = Integer(0, 2**31 - 1, strict=True, description="random seed of the solver or search")
 TraceOffset = Integer(0, 2**31 - 1, strict=True, description=(
     f"with trace: the first step to return; a trace comes in pages of {DEFAULT_TRACE_LIMIT} steps, and a later "
@@ -145,9 +143,9 @@ def _size_limit(code: str, what: str, limit: int, advice: str = "") -> PydanticC
 
 
 class NQueensRequest(StrictModel):
-    size: Integer(1, max(CPSAT_NQUEENS_MAX_SIZE, NQUEENS_MAX_BACKTRACKING))
+    size: Integer(1, max(CPSAT_NQUEENS_MAX_SIZE, NQUEENS_MAX_FIRST))
     mode: Literal[NQUEENS_MODES] = "first"
-    method: Literal["backtracking", "cpsat"] = "backtracking"
+    method: Literal[NQUEENS_METHODS] = "backtracking"
     up_to_symmetry: bool = Field(False, description=f"with mode count: also count classes (size ≤ {NQUEENS_MAX_CLASSES})")
     time_limit: TimeLimit = 10.0
     trace: bool = Field(False, description="with backtracking and mode first: the search's steps")
@@ -157,8 +155,8 @@ class NQueensRequest(StrictModel):
     def _countable(self):
         if self.mode == "count" and self.size > NQUEENS_MAX_COUNT:
             raise _size_limit("count_size_limit", "counting", NQUEENS_MAX_COUNT)
-        if self.mode == "first" and self.method == "backtracking" and self.size > NQUEENS_MAX_BACKTRACKING:
-            raise _size_limit("backtracking_size_limit", "plain backtracking", NQUEENS_MAX_BACKTRACKING,
+        if self.mode == "first" and self.method == "backtracking" and self.size > NQUEENS_MAX_FIRST:
+            raise _size_limit("backtracking_size_limit", "plain backtracking", NQUEENS_MAX_FIRST,
                               "; use method cpsat")
         if self.method == "cpsat" and self.size > CPSAT_NQUEENS_MAX_SIZE:
             raise _size_limit("cpsat_size_limit", "the CP-SAT model", CPSAT_NQUEENS_MAX_SIZE)
@@ -210,15 +208,3 @@ class NQueensJob(NQueensRequest):
 
 class TourJob(TourRequest):
     node_limit: Integer(1, JOB_MAX_NODES) = 1_500_000
-
-
-class FieldError(Exception):
-    """A request field whose value is well-typed but wrong for this board or problem;
-    ``code`` and ``params`` say it without words, for clients that translate."""
-
-    def __init__(self, field: str, message: str, code: str = "invalid_value", params: dict | None = None):
-        super().__init__(message)
-        self.field = field
-        self.message = message
-        self.code = code
-        self.params = params or {}

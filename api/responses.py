@@ -32,12 +32,14 @@ class Count(BaseModel):
 
 
 class Certificate(BaseModel):
-    """A certificate of the bound (README: "Checking a result yourself")."""
+    """A certificate of the bound (the docs: "The certificate contract")."""
 
     id: str
     manifest: str
     formula: str
     proof: str
+    claim: str | None = None
+    """The refuted bound in words, as the manifest states it."""
     checked: bool
     """True only after the independent checker accepted the certificate."""
     checker: dict[str, Any]

@@ -17,9 +17,11 @@ from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
+from importlib.metadata import version
+
 from gunicorn.app.base import BaseApplication
 
-from chessdom.store import Store
+from chessdom.api.runtime.store import Store
 
 from chessdom.api.http.app import create_app
 from chessdom.api.runtime.config import Settings
@@ -40,12 +42,16 @@ class Server(BaseApplication):
     def load(self):
         # Request threads hand the GIL over every 5 ms by default, which puts a waiting
         # request behind several such slices under load; 1 ms cut the p99 latency of
-        # scripts.bench_api (see the README's figures).
+        # chessdom.scripts.bench_api (see the benchmarks page of the docs).
         sys.setswitchinterval(SWITCH_INTERVAL)
         return create_app(self.settings)
 
 
 SHUTDOWN_WAIT_SECONDS = 2.0
+DESCRIPTION = """\
+Run the chessdom HTTP service under gunicorn: the JSON API, the jobs queue, the
+Board lab at / and the API docs at /docs. However it is asked to stop, it first kills
+every solver it runs, and the jobs they ran go back to the queue for the next start."""
 
 
 def _stop_solvers(worker, wait: float = 0.0) -> None:
@@ -94,10 +100,14 @@ def is_wildcard(host: str) -> bool:
 
 def main(argv: list[str] | None = None, prog: str = "chessdom serve") -> None:
     defaults = Settings.from_env()
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__)
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=5000)
-    parser.add_argument("--data", type=Path, default=defaults.data_dir, help="directory of the SQLite store")
+    parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=f"chessdom {version('chessdom')}")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default %(default)s); beyond "
+                        "loopback, tokens are required (CHESSDOM_TOKENS or CHESSDOM_TOKENS_FILE)")
+    parser.add_argument("--port", type=int, default=5000, help="port to listen on (default %(default)s)")
+    parser.add_argument("--data", type=Path, default=defaults.data_dir, metavar="DIR",
+                        help="directory of the store: jobs, run history, cached optima and certificates "
+                             "(default %(default)s, or CHESSDOM_DATA)")
     parser.add_argument("--workers", type=int, default=2, help="server processes (each runs jobs too)")
     parser.add_argument("--threads", type=int, default=8, help="request threads per server process")
     parser.add_argument(

@@ -18,10 +18,11 @@ from chessdom.chessboard.results import (
     SolverInfo,
     Status,
 )
-from chessdom.chessboard.squares import SquareNameError, file_name, parse_square, parse_squares, square_name, square_names
+from chessdom.chessboard.squares import SQUARE_NAME_PATTERN, SquareNameError, file_name, parse_square, parse_squares, square_name, square_names
 from chessdom.chessboard.symmetry import canonical_form, count_up_to_symmetry, images, symmetry_permutations
 
 __all__ = [
+    "SQUARE_NAME_PATTERN",
     "AttackTable",
     "Board",
     "BoardError",

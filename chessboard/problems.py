@@ -65,5 +65,14 @@ class PlacementProblem:
             "objective": self.objective.value,
         }
 
+    def cost(self, pieces: int) -> int:
+        """What the SAT encodings minimise for ``pieces`` pieces: the pieces themselves, or
+        for independence (a maximisation) the empty squares."""
+        return self.board.num_squares - pieces if self.objective.maximize else pieces
+
+    def pieces(self, cost: int) -> int:
+        """The number of pieces of a ``cost`` (the flip is its own inverse)."""
+        return self.cost(cost)
+
     def __str__(self) -> str:
         return f"{self.objective.symbol}({self.piece.value}) on the {self.board}"

@@ -11,7 +11,12 @@ from collections.abc import Iterable
 
 from chessdom.chessboard.board import Board, BoardError, Square
 
-_SQUARE_NAME = re.compile(r"([a-z]+)([1-9][0-9]*)")
+FILE_LETTERS_PATTERN = "[A-Za-z]{1,4}"
+RANK_NUMBER_PATTERN = "[1-9][0-9]{0,4}"
+SQUARE_NAME_PATTERN = FILE_LETTERS_PATTERN + RANK_NUMBER_PATTERN
+"""A square name's form (any case): enough letters and digits for every board up to the
+size limit, and no more, so that a schema can bound what it accepts."""
+_SQUARE_NAME = re.compile(f"({FILE_LETTERS_PATTERN})({RANK_NUMBER_PATTERN})")
 
 
 class SquareNameError(BoardError):

@@ -13,8 +13,8 @@ from pysat.solvers import Solver
 
 from chessdom.chessboard import PlacementProblem, SolutionCount, Square, canonical_form, check_placement, square_names
 from chessdom.models.cpsat import build_model
-from chessdom.models.killable import run_killable
-from chessdom.models.sat import build_cnf
+from chessdom.processes.killable import run_killable
+from chessdom.models.sat import SatParams, build_cnf
 from chessdom.models.symmetry_breaking import orbit_size
 
 METHODS = ("sat", "cpsat")
@@ -84,11 +84,11 @@ def _enumerate(problem, value, deadline, method, *, symmetry_breaking):
         return _cpsat_placements(problem, value, remaining, symmetry_breaking)
     if remaining is None:
         return list(sat_placements(problem, value, symmetry_breaking=symmetry_breaking)), True
-    return run_killable(sat_placements, (problem, value, "cadical195", symmetry_breaking), remaining)
+    return run_killable(sat_placements, (problem, value, SatParams.sat_solver, symmetry_breaking), remaining)
 
 
 def sat_placements(
-    problem: PlacementProblem, value: int, solver_name: str = "cadical195", symmetry_breaking: bool = False
+    problem: PlacementProblem, value: int, solver_name: str = SatParams.sat_solver, symmetry_breaking: bool = False
 ) -> Iterator[tuple[Square, ...]]:
     """Each placement once (each symmetry class once, by its lex-leader, with
     ``symmetry_breaking``): after each one, a clause forbids placing all of its pieces again."""

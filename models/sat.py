@@ -2,7 +2,7 @@
 descent under assumptions, and RC2 MaxSAT.
 
 Both run as generators of events (``("solution", squares)``, ``("bound", k, proof)``,
-``("infeasible", proof)``) so that :mod:`models.killable` can stream progress out of a
+``("infeasible", proof)``) so that ``chessdom.processes.run_killable`` can stream progress out of a
 child process and stop it at a time limit: CaDiCaL ignores interrupts inside python-sat.
 """
 
@@ -21,7 +21,7 @@ from pysat.solvers import Solver, SolverNames
 
 from chessdom.chessboard import PlacementProblem, Square
 from chessdom.models.formulation import formulate
-from chessdom.models.killable import run_killable
+from chessdom.processes.killable import run_killable
 from chessdom.models.outcome import Outcome
 from chessdom.models.symmetry_breaking import lex_leader_clauses
 
@@ -43,7 +43,7 @@ class SatParams:
     ``itotalizer`` (one incremental totalizer, tightened under assumptions) or any
     python-sat encoding name (a fresh encoding per bound, switched on by a selector).
     ``at_most_one`` encodes the one-piece-per-attack-line constraints of sliders.
-    ``symmetry_breaking`` adds the lex-leader clauses of :mod:`models.symmetry_breaking`.
+    ``symmetry_breaking`` adds the lex-leader clauses of :mod:`chessdom.models.symmetry_breaking`.
     """
 
     sat_solver: str = "cadical195"
@@ -71,7 +71,7 @@ def build_cnf(
     """Hard clauses of ``problem``: square ``s`` holds a piece when ``pool.id(s)`` is true,
     line ``i`` of the formulation when ``pool.id(("line", i))`` is. With
     ``symmetry_breaking`` only the lex-leader of each symmetry class remains
-    (:mod:`models.symmetry_breaking`); off, the clauses are exactly the problem's."""
+    (:mod:`chessdom.models.symmetry_breaking`); off, the clauses are exactly the problem's."""
     formulation = formulate(problem)
     occupied = [pool.id(s) for s in problem.board.squares()]
     line_occupied = [pool.id(("line", i)) for i in range(len(formulation.lines))]
@@ -96,7 +96,7 @@ def build_cnf(
     return cnf
 
 
-def _bounded_groups(problem: PlacementProblem, pool: IDPool) -> list[list[int]]:
+def bounded_groups(problem: PlacementProblem, pool: IDPool) -> list[list[int]]:
     """Groups of literals whose count is at most the cost: first the cost literals (pieces,
     or for independence empty squares), then for slider domination the line variables of
     each direction (its lines are disjoint: no more of them hold pieces than there are
@@ -108,16 +108,13 @@ def _bounded_groups(problem: PlacementProblem, pool: IDPool) -> list[list[int]]:
     return groups
 
 
-def _value(problem: PlacementProblem, cost: int) -> int:
-    return problem.board.num_squares - cost if problem.objective.maximize else cost
-
-
-def _placement(problem: PlacementProblem, pool: IDPool, model: list[int]) -> tuple[Square, ...]:
+def placement_of(problem: PlacementProblem, pool: IDPool, model: list[int]) -> tuple[Square, ...]:
+    """The squares holding a piece in a model of :func:`build_cnf`'s clauses."""
     true = {literal for literal in model if literal > 0}
     return tuple(s for s in problem.board.squares() if pool.id(s) in true)
 
 
-class _AtMost:
+class AtMost:
     """``count(group) ≤ bound`` for every group, switched on by assumptions: one
     incremental totalizer per group, or a fresh named encoding per bound behind a selector."""
 
@@ -162,21 +159,21 @@ def descend(problem: PlacementProblem, params: SatParams, known_bound: int | Non
     """
     pool = IDPool()
     cnf = build_cnf(problem, pool, params.at_most_one, params.symmetry_breaking)
-    groups = _bounded_groups(problem, pool)
+    groups = bounded_groups(problem, pool)
     squares = problem.board.num_squares
     # In costs (pieces, or empty squares for independence); unrefuted costs are lowest…best.
-    lowest = 0 if known_bound is None else (squares - known_bound if problem.objective.maximize else known_bound)
+    lowest = 0 if known_bound is None else problem.cost(known_bound)
     refuted_any = False
     with Solver(name=params.sat_solver, bootstrap_with=cnf.clauses) as above, \
             Solver(name=params.sat_solver, bootstrap_with=cnf.clauses) as below:
         if not above.solve():
             yield ("infeasible", f"sat: no placement exists ({params.sat_solver})")
             return
-        placement = _placement(problem, pool, above.get_model())
-        best = _cost(problem, placement)
+        placement = placement_of(problem, pool, above.get_model())
+        best = problem.cost(len(placement))
         yield ("solution", placement)
-        sides = {"above": _AtMost(above, pool, groups, params.cardinality),
-                 "below": _AtMost(below, pool, groups, params.cardinality)}
+        sides = {"above": AtMost(above, pool, groups, params.cardinality),
+                 "below": AtMost(below, pool, groups, params.cardinality)}
         spent = {"above": 0.0, "below": 0.0}
         if lowest < best and params.cardinality == INCREMENTAL_TOTALIZER:
             for at_most in sides.values():
@@ -189,29 +186,24 @@ def descend(problem: PlacementProblem, params: SatParams, known_bound: int | Non
             found = at_most.solver.solve(assumptions=at_most.assumptions(query))
             spent[side] += time.perf_counter() - started
             if found:
-                placement = _placement(problem, pool, at_most.solver.get_model())
-                best = _cost(problem, placement)
+                placement = placement_of(problem, pool, at_most.solver.get_model())
+                best = problem.cost(len(placement))
                 yield ("solution", placement)
             else:
                 lowest, refuted_any = query + 1, True
                 if lowest < best:
-                    yield ("bound", _value(problem, lowest), _refutation(problem, params, query))
+                    yield ("bound", problem.pieces(lowest), _refutation(problem, params, query))
         for at_most in sides.values():
             at_most.delete()
     if refuted_any:
         proof = _refutation(problem, params, best - 1)
     else:  # a theorem's bound, reached (None: its citation is the proof), or a full board
         proof = None if known_bound is not None else "sat: every square holds a piece"
-    yield ("bound", _value(problem, best), proof)
-
-
-def _cost(problem: PlacementProblem, placement: tuple[Square, ...]) -> int:
-    # From the placement, not the model: a solver leaves out variables in no clause.
-    return problem.board.num_squares - len(placement) if problem.objective.maximize else len(placement)
+    yield ("bound", problem.pieces(best), proof)
 
 
 def _refutation(problem: PlacementProblem, params: SatParams, cost: int) -> str:
-    return f"sat: no placement of {_value(problem, cost)} exists ({params.sat_solver}, {params.cardinality})"
+    return f"sat: no placement of {problem.pieces(cost)} exists ({params.sat_solver}, {params.cardinality})"
 
 
 def maxsat(problem: PlacementProblem, params: SatParams, known_bound: int | None = None) -> Iterator[Event]:
@@ -219,21 +211,20 @@ def maxsat(problem: PlacementProblem, params: SatParams, known_bound: int | None
     pool = IDPool()
     formula = WCNF()
     formula.extend(build_cnf(problem, pool, params.at_most_one, params.symmetry_breaking).clauses)
-    costs = _bounded_groups(problem, pool)[0]
+    costs = bounded_groups(problem, pool)[0]
     for literal in costs:
         formula.append([-literal], weight=1)
     if known_bound is not None:
-        cost_bound = problem.board.num_squares - known_bound if problem.objective.maximize else known_bound
-        formula.extend(CardEnc.atleast(costs, cost_bound, vpool=pool, encoding=EncType.totalizer).clauses)
+        formula.extend(CardEnc.atleast(costs, problem.cost(known_bound), vpool=pool, encoding=EncType.totalizer).clauses)
     with RC2(formula, solver=params.sat_solver) as rc2:
         model = rc2.compute()
         if model is None:
             yield ("infeasible", f"sat: no placement exists ({params.sat_solver})")
             return
-        placement = _placement(problem, pool, model)
+        placement = placement_of(problem, pool, model)
         yield ("solution", placement)
-        value = _value(problem, rc2.cost)
-    better = value + 1 if problem.objective.maximize else value - 1
+        value = problem.pieces(rc2.cost)
+    better = problem.pieces(rc2.cost - 1)
     yield ("bound", value, f"sat: RC2 MaxSAT proved no placement of {better} exists ({params.sat_solver})")
 
 

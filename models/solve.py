@@ -71,12 +71,12 @@ def solve(
     seed: CP-SAT's random seed. With ``num_workers=1`` a run repeats exactly; with the
         default two workers, which race, the value and the proof repeat but the placement
         may differ (measured: γ(Q_11) gave two placements in two runs with seed 3).
-    use_theorems: allow a cited theorem (:mod:`models.theorems`) to bound the optimum.
+    use_theorems: allow a cited theorem (:mod:`chessdom.models.theorems`) to bound the optimum.
     representatives: with ``count``, also one placement per symmetry class, found by
         enumeration under symmetry breaking and checked against the full count.
-    on_progress: called with a snapshot (:class:`models.live.LiveBounds`) each time the
+    on_progress: called with a snapshot (:class:`chessdom.models.live.LiveBounds`) each time the
         best verified placement or the best proven bound improves.
-    executor: run the SAT queries as cube-and-conquer (:mod:`models.cubes`) on this
+    executor: run the SAT queries as cube-and-conquer (:mod:`chessdom.models.cubes`) on this
         :class:`concurrent.futures.Executor` — a process pool, or a Dask client's.
     cube_budget: with ``executor``, seconds after which a cube is split further.
     backend_options: fields of :class:`CpSatParams` or :class:`SatParams`.

@@ -19,6 +19,7 @@ from chessdom.native_search.knight_graph import knight_neighbours, unbounded_kni
 from chessdom.native_search.nqueens import (
     NQUEENS_MAX_CLASSES,
     NQUEENS_MAX_COUNT,
+    NQUEENS_MAX_FIRST,
     SymmetryClasses,
     nqueens_classes,
     nqueens_count,
@@ -41,6 +42,7 @@ __all__ = [
     "HEURISTICS",
     "NQUEENS_MAX_CLASSES",
     "NQUEENS_MAX_COUNT",
+    "NQUEENS_MAX_FIRST",
     "MAX_LOOKAHEAD",
     "PATH_METHODS",
     "TIE_BREAKS",

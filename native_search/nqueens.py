@@ -82,6 +82,8 @@ def _first_solution(n: int, recorder: Trace | None) -> NQueensResult:
 # Measured on this machine (2 cores, shared): counting n = 16 takes about 2 s of one
 # core, n = 17 about 12 s, and each further n about eight times more, so n = 18 would
 # not fit a 60 s request. Counting gives the classes as well, so one limit serves both.
+NQUEENS_MAX_FIRST = 29
+"""Measured here: backtracking's first solution takes 13.5 s at n = 28 and 208 s at n = 30."""
 NQUEENS_MAX_COUNT = 17
 NQUEENS_MAX_CLASSES = NQUEENS_MAX_COUNT
 MAX_KERNEL_SIZE = 62  # files are bits of a signed 64-bit word, shifted left once
@@ -111,7 +113,7 @@ class SymmetryClasses:
 
 
 def nqueens_classes(n: int, *, executor: Executor | None = None) -> SymmetryClasses:
-    """Count the n-queens solutions class by class (see :mod:`native_search.nqueens_kernel`).
+    """Count the n-queens solutions class by class (see :mod:`chessdom.native_search.nqueens_kernel`).
 
     ``executor``: any :class:`concurrent.futures.Executor` (a process pool, or a Dask
     client's ``get_executor()``) runs the independent tasks — one per legal pair of

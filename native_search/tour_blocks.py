@@ -5,7 +5,7 @@ We split it into blocks of 6–12 ranks by 5–10 files (even area, so every blo
 joins squares of opposite colours), visit the blocks along a Hamiltonian cycle of the
 block grid, and inside each block follow a knight path from the square the previous
 block's last move lands on to a square whose next move lands in the next block. Each
-block path is found by the Warnsdorff search of :mod:`native_search.tour_search` on the
+block path is found by the Warnsdorff search of :mod:`chessdom.native_search.tour_search` on the
 small block, and only a few dozen distinct block problems occur on any board, so they
 are cached; the board-sized tour is then assembled with numpy in a few vectorised
 operations. The whole is linear in the number of squares.

@@ -22,7 +22,7 @@ from pathlib import Path
 from tabulate import tabulate
 from tqdm import tqdm
 
-from chessdom.certify import CertificateUnavailable, certify
+from chessdom.models.certificates import CertificateUnavailable, make_certificate
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
 from chessdom.models import solve
 
@@ -50,7 +50,7 @@ def measure(problem: PlacementProblem, cap: float) -> dict:
         return {**row, "note": f"not proved within {cap:g} s"}
     directory = Path(tempfile.mkdtemp(prefix="chessdom-bench-"))
     try:
-        manifest = certify(result, directory, time_limit=cap)
+        manifest = make_certificate(result, directory, time_limit=cap)
     except CertificateUnavailable as reason:
         return {**row, "note": str(reason)}
     finally:

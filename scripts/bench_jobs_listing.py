@@ -16,7 +16,7 @@ from pathlib import Path
 
 from chessdom.chessboard import Board, square_names
 from chessdom.scripts.live_server import ServerProcess
-from chessdom.store import Store
+from chessdom.api.runtime.store import Store
 
 
 def peak_memory_mb(pid: int) -> float:

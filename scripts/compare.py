@@ -16,7 +16,6 @@ import shlex
 import sys
 from pathlib import Path
 
-from chessdom.store import data_dir_from_env
 
 from chessdom.scripts.sweep.executors import DaskExecutor, LocalExecutor
 from chessdom.scripts.sweep.kinds import KINDS, sweep_cells
@@ -25,7 +24,7 @@ from chessdom.scripts.sweep.options import (
 )
 from chessdom.scripts.sweep.plots import SUFFIXES, check_style, draw
 from chessdom.scripts.sweep.provenance import provenance, versions
-from chessdom.scripts.sweep.storage import SweepStore
+from chessdom.scripts.sweep.storage import SweepStore, default_directory
 from chessdom.scripts.sweep.sweep import run_sweep
 from chessdom.scripts.sweep.tables import FORMATS, parse_columns, render
 
@@ -40,10 +39,18 @@ class _Parser(argparse.ArgumentParser):
         self.exit(USAGE_ERROR, f"{self.prog}: error: {message}\n")
 
 
+DESCRIPTION = """\
+Models against searches over a sweep of sizes, as a table (JSON, Markdown, CSV or
+LaTeX) and a figure for a paper. KIND is domination (greedy baselines, CP-SAT and SAT),
+tours (DFS against Warnsdorff's tie-breaks), paths (DFS, BFS and A* with each heuristic)
+or nqueens (backtracking against CP-SAT counts). Finished cells are kept and skipped on a
+rerun; --scheduler runs the cells on a Dask cluster."""
+
+
 def parser(prog: str = "chessdom compare") -> argparse.ArgumentParser:
     # Sweep options are read as text and checked by sweep_options, as the notebook's are;
     # those a kind does not read default to None, so that giving one is an error.
-    parser = _Parser(prog=prog, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = _Parser(prog=prog, description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("kind", choices=tuple(KINDS), metavar="KIND", help="domination, tours, paths or nqueens")
     parser.add_argument("--sizes", help="boards: 4-12, 4,6,8, 5x6 or a mix (default: "
                         + ", ".join(f"{kind} {sizes}" for kind, sizes in DEFAULT_SIZES.items()) + ")")
@@ -71,8 +78,8 @@ def parser(prog: str = "chessdom compare") -> argparse.ArgumentParser:
     parser.add_argument("--jobs", default="1",
                         help="local worker processes (default 1: parallel solves distort each other's times)")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run the cells on this Dask scheduler")
-    parser.add_argument("--data", type=Path, default=data_dir_from_env(),
-                        help="directory of the SQLite store shared with the service (default ./var)")
+    parser.add_argument("--data", type=Path, default=None, metavar="DIR",
+                        help=f"where finished cells are kept (default: {default_directory()}, or CHESSDOM_COMPARE_DATA)")
     parser.add_argument("--fresh", action="store_true", help="recompute cells the store already holds")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser

@@ -16,9 +16,7 @@ def make_app(tmp_path):
 
     yield build
     for app in apps:
-        runner = app.extensions["chessdom"].runner
-        if runner is not None:
-            runner.stop()
+        app.extensions["chessdom"].shutdown()  # its job runner and its worker processes
 
 
 @pytest.fixture

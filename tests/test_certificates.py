@@ -8,10 +8,10 @@ import json
 import pytest
 
 from chessdom.certificates import check_certificate, rebuild_formula
-from chessdom.certify import CertificateUnavailable, certify
+from chessdom.models.certificates import CertificateUnavailable, make_certificate
 from chessdom.chessboard import PLACEMENT_VARIANTS, Board, Piece, PlacementProblem
 from chessdom.library import solve_placement
-from chessdom.models.plain_formula import plain_formula
+from chessdom.models.certificates import plain_formula
 
 PIECES = [piece.value for piece in Piece]
 VARIANTS = list(PLACEMENT_VARIANTS)
@@ -22,7 +22,7 @@ def certified(tmp_path, piece, size, variant="plain", **options):
     result = solve_placement(piece, size, variant=variant)
     directory = tmp_path / f"{piece}-{size}-{variant}"
     directory.mkdir()
-    return result, directory, certify(result, directory, time_limit=60, **options)
+    return result, directory, make_certificate(result, directory, time_limit=60, **options)
 
 
 def solver_formula_bytes(tmp_path, problem, bound, encoding):
@@ -97,7 +97,7 @@ def test_a_proof_over_the_size_limit_is_refused_and_removed(tmp_path):
 def test_a_proof_cut_short_by_the_time_limit_is_refused(tmp_path):
     result = solve_placement("queen", 8)
     with pytest.raises(CertificateUnavailable, match="time limit"):
-        certify(result, tmp_path, time_limit=0.01)
+        make_certificate(result, tmp_path, time_limit=0.01)
     assert not (tmp_path / "proof.drat").exists()
 
 
@@ -187,4 +187,4 @@ def test_a_manifest_whose_words_overstate_the_proof_is_rejected(queens7):
 def test_boards_beyond_the_certified_size_say_so(tmp_path):
     result = solve_placement("king", "32x33", time_limit=30)
     with pytest.raises(CertificateUnavailable, match="more than 1024 squares"):
-        certify(result, tmp_path, time_limit=30)
+        make_certificate(result, tmp_path, time_limit=30)

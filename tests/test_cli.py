@@ -4,6 +4,7 @@ are one line naming the argument and exit status 2, and every subcommand has hel
 import json
 import subprocess
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -148,3 +149,19 @@ def test_python_dash_m_chessdom_runs_the_same_command():
     )
     assert completed.returncode == 0
     assert json.loads(completed.stdout)["solution"] == ["b1", "d2", "a3", "c4"]
+
+
+@pytest.mark.parametrize("command", [[], ["serve"], ["compare"], ["solve"], ["tour"], ["path"], ["nqueens"],
+                                     ["certificate"], ["certificate", "check"]])
+def test_every_help_text_is_plain_words(command, capsys):
+    with pytest.raises(SystemExit) as exit:
+        main([*command, "--help"])
+    assert exit.value.code == 0
+    shown = capsys.readouterr().out
+    assert shown.startswith("usage:") and not any(markup in shown for markup in ("``", ":mod:", ":func:", ":class:"))
+
+
+def test_the_version_is_the_installed_one(capsys):
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out.strip() == f"chessdom {version('chessdom')}"

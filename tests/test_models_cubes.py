@@ -1,7 +1,7 @@
 """Cube-and-conquer: the cubes cover the space without overlap, and a split refutation
 agrees with a monolithic one."""
 
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
 
@@ -9,7 +9,7 @@ from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, canon
 from chessdom.chessboard.symmetry import symmetry_permutations
 from chessdom.models import solve
 from chessdom.models.counting import sat_placements
-from chessdom.models.cubes import conquer, refine, regions, split
+from chessdom.models.cubes import CubeAnswer, conquer, refine, regions, split
 
 CASES = [
     (Board(6, 6), Piece.QUEEN, Objective.DOMINATION, 3),
@@ -70,8 +70,28 @@ def test_a_cube_that_finds_a_placement_answers_at_once_with_a_checked_one():
     assert conquest.status == "found" and len(conquest.placement) <= 5
 
 
-def test_cubes_split_past_their_budget_still_prove_the_optimum():
+class FirstCubesRunOverBudget(ThreadPoolExecutor):
+    """Every first cube reports that it ran past its budget; refined ones are solved."""
+
+    def submit(self, fn, cube, limit, stop):
+        if not cube.occupied and not cube.empty:
+            over = Future()
+            over.set_result(CubeAnswer("budget", None, limit))
+            return over
+        return super().submit(fn, cube, None, stop)
+
+
+def test_cubes_split_past_their_budget_still_refute_the_bound():
+    problem = PlacementProblem(Board.square(9), Piece.QUEEN, Objective.DOMINATION)
+    first = split(problem, 4)
+    with FirstCubesRunOverBudget(2) as executor:
+        conquest = conquer(first, executor, cube_budget=1.0)
+    assert conquest.status == "refuted" and conquest.cubes_total > len(first)
+    assert conquest.cubes_done == conquest.cubes_total  # each first cube counts as its refinements
+
+
+def test_an_optimisation_by_cubes_proves_the_optimum():
     problem = PlacementProblem(Board.square(10), Piece.QUEEN, Objective.DOMINATION)
     with ThreadPoolExecutor(2) as executor:
-        result = solve(problem, executor=executor, cube_budget=0.05, warm_start=0.001)
+        result = solve(problem, executor=executor, warm_start=0.001)
     assert result.optimal and result.value == 5 and "cubes" in result.proof

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from chessdom.chessboard import PLACEMENT_VARIANTS, Board, Piece, PlacementProblem
-from chessdom.models.killable import CHILD_GRACE_SECONDS, run_killable
+from chessdom.processes.killable import CHILD_GRACE_SECONDS, run_killable
 from chessdom.models.sat import SatParams, optimise
 
 HERE = Path(__file__).parent
@@ -58,7 +58,7 @@ def test_five_queens_are_proved_optimal_on_8x8_through_the_child():
 def test_a_generator_past_its_limit_is_stopped_with_what_it_sent():
     events, finished = run_killable(ticking, (None,), 0.5)
     assert not finished and events and events[0] == ("tick", 0)
-    assert not [pid for pid in children_of(os.getpid()) if b"_child_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+    assert not [pid for pid in children_of(os.getpid()) if b"killable:child_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
 
 
 def test_what_the_generator_raises_is_raised_here():
@@ -69,7 +69,7 @@ def test_what_the_generator_raises_is_raised_here():
 @pytest.fixture
 def parent():
     """A process that runs a never-ending generator in a killable child with a 1 s limit."""
-    code = "from chessdom.models.killable import run_killable; from test_runtime_killable import ticking; " \
+    code = "from chessdom.processes.killable import run_killable; from test_runtime_killable import ticking; " \
            "run_killable(ticking, (None,), 1.0)"
     process = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(HERE)})
     deadline = time.monotonic() + 30

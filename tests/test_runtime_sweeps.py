@@ -12,6 +12,7 @@ import uuid
 
 import pytest
 
+from chessdom.scripts.sweep.storage import FILE_NAME
 from test_runtime_processes import GRACE, tagged_processes
 
 pytestmark = pytest.mark.e2e
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.e2e
 
 def stored_cells(data) -> list[dict]:
     try:
-        with sqlite3.connect(data / "chessdom.sqlite3") as db:
+        with sqlite3.connect(data / FILE_NAME) as db:
             return [json.loads(records) for (records,) in db.execute("SELECT records FROM sweep_cells")]
     except sqlite3.OperationalError:  # the sweep has not created its table yet
         return []

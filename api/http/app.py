@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from functools import partial
 from importlib.metadata import version
 
 from flask import request
 from flask_openapi3 import Info, OpenAPI
 from werkzeug.exceptions import BadRequest
-
-from chessdom.certificate_store import CertificateStore
-from chessdom.store import Store
 
 from chessdom.api.http.access import register_access
 from chessdom.api.http.certificates import certificates
@@ -20,11 +18,14 @@ from chessdom.api.http.errors import problem, register_error_handlers, validatio
 from chessdom.api.http.lab import lab
 from chessdom.api.http.routes import api
 from chessdom.api.http.schemas import ProblemDetail
+from chessdom.api.kinds import job_call
+from chessdom.api.runtime.certificate_store import CertificateStore
 from chessdom.api.runtime.config import Settings
 from chessdom.api.runtime.executor import SolverPool
 from chessdom.api.runtime.jobs import JobRunner
 from chessdom.api.runtime.service import SolveService
 from chessdom.api.runtime.slots import SolverSlots
+from chessdom.api.runtime.store import Store
 
 
 @dataclass
@@ -73,14 +74,15 @@ def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
         # Another live process may share this store, so only expired leases are taken
         # back here; `chessdom serve` requeues every running job before any worker starts.
         store.requeue_running(older_than=settings.job_lease)
-    pool = SolverPool(SolverSlots(settings.data_dir / "slots", settings.solver_slots))
+    pool = SolverPool(SolverSlots(settings.data_dir / "slots", settings.solver_slots), settings.data_dir)
     service = SolveService(store, pool, settings.kill_grace)
     runner = None
     if settings.run_jobs:
         # Jobs leave slot 0 to synchronous requests whenever there is more than one.
         runner = JobRunner(
-            service, store, max(1, settings.solver_slots - 1), settings.job_lease, settings.retention_days * 86400,
-            scheduler=settings.scheduler,
+            service, store, partial(job_call, scheduler=settings.scheduler),
+            concurrency=max(1, settings.solver_slots - 1), lease=settings.job_lease,
+            retention=settings.retention_days * 86400,
         )
         runner.start()
     app.extensions["chessdom"] = Context(settings, store, pool, service, runner)

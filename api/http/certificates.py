@@ -1,21 +1,23 @@
 """``GET /certificates/{id}`` and its two files: what a reader downloads to check a bound
 (``chessdom certificate check URL`` does it all). Files are streamed from the data
 directory, gzip-compressed on the fly for clients that accept it (DRAT text shrinks
-about 4×), and never read into memory whole."""
+about 4×), and never read into memory whole. This is the only place where a
+certificate's id becomes URLs (:func:`with_links`)."""
 
 from __future__ import annotations
 
 import zlib
 from typing import Annotated, Any
 
-from flask import Response, current_app, request, send_file
+from flask import Response, current_app, request, send_file, url_for
 from flask_openapi3 import APIBlueprint, Tag
 from pydantic import BaseModel, Field
 
-from chessdom.certificate_store import CertificateStore
+from chessdom.certificates import FORMULA, PROOF
 
 from chessdom.api.http.errors import problem
 from chessdom.api.http.schemas import ProblemDetail
+from chessdom.api.runtime.certificate_store import CertificateStore
 
 CHUNK = 1 << 20
 GZIP_WINDOW = 16 + zlib.MAX_WBITS  # zlib's wbits for a gzip header and trailer
@@ -82,13 +84,28 @@ def manifest(path: CertificatePath):
     return found if found is not None else _not_found(path.certificate_id)
 
 
-@certificates.get("/<certificate_id>/formula.cnf", responses=RESPONSES)
+@certificates.get(f"/<certificate_id>/{FORMULA}", responses=RESPONSES)
 def formula(path: CertificatePath):
     """The plain formula in DIMACS, as the contract defines it."""
-    return _file(path.certificate_id, "formula.cnf")
+    return _file(path.certificate_id, FORMULA)
 
 
-@certificates.get("/<certificate_id>/proof.drat", responses=RESPONSES)
+@certificates.get(f"/<certificate_id>/{PROOF}", responses=RESPONSES)
 def proof(path: CertificatePath):
     """The DRAT refutation of the formula, text format."""
-    return _file(path.certificate_id, "proof.drat")
+    return _file(path.certificate_id, PROOF)
+
+
+def with_links(result: dict | None) -> dict | None:
+    """``result`` with its certificate's URLs beside its id (a placement answer with a
+    certificate; anything else is returned as it is)."""
+    certificate = (result or {}).get("certificate")
+    if not certificate or "id" not in certificate:
+        return result
+    certificate_id = certificate["id"]
+    links = {
+        "manifest": url_for("certificates.manifest", certificate_id=certificate_id),
+        "formula": url_for("certificates.formula", certificate_id=certificate_id),
+        "proof": url_for("certificates.proof", certificate_id=certificate_id),
+    }
+    return {**result, "certificate": {"id": certificate_id, **links, **certificate}}

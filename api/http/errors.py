@@ -9,7 +9,7 @@ from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from chessdom.api.kinds import KINDS
-from chessdom.api.requests import FieldError
+from chessdom.api.runtime.calls import FieldError
 from chessdom.api.runtime.service import ClientGone, ServiceBusy, SolveTimedOut
 
 PROBLEM_TYPE = "about:blank"

@@ -11,11 +11,13 @@ from flask import current_app, g, request, url_for
 from flask_openapi3 import APIBlueprint, Tag
 
 from chessdom.api.http import schemas
+from chessdom.api.http.certificates import with_links
 from chessdom.api.http.errors import problem
-from chessdom.api.kinds import KINDS, Call, JobRequest, Kind
+from chessdom.api.kinds import KINDS, JobRequest, Kind, verify_call
 from chessdom.api.requests import SYNC_MAX_TIME_LIMIT, VerifyRequest
-from chessdom.api.runtime import tasks
+from chessdom.api.runtime.calls import Call
 from chessdom.api.runtime.service import ServiceBusy
+from chessdom.api.runtime.store import CANCELABLE_STATUSES
 
 # 401 only when the service has tokens; 415 for a body that is not application/json.
 PROBLEM_RESPONSES = {status: schemas.ProblemDetail for status in (400, 401, 413, 415, 422)}
@@ -58,9 +60,9 @@ def _client_gone_check() -> Callable[[], bool] | None:
 def _solve_now(call: Call):
     context = _context()
     time_limit = call.time_limit or SYNC_MAX_TIME_LIMIT
-    return context.service.solve_now(
+    return with_links(context.service.solve_now(
         call, time_limit=time_limit, slot_wait=context.settings.slot_wait, client_gone=_client_gone_check()
-    )
+    ))
 
 
 def _solve_route(kind: Kind):
@@ -84,8 +86,7 @@ def verify(body: VerifyRequest):
     """Check a placement with the independent checker.
 
     At most the first 10,000 attacking pairs are listed; `attacking_pair_count` counts them all."""
-    arguments = {"board": body.board, "piece": body.piece, "names": body.squares}
-    return _solve_now(Call("verify", tasks.verify, arguments, None, None, {}))
+    return _solve_now(verify_call(body))
 
 
 @api.post("/jobs", tags=[TAGS["jobs"]], responses={202: schemas.JobResponse, 429: schemas.ProblemDetail, **PROBLEM_RESPONSES})
@@ -123,7 +124,7 @@ def get_job(path: schemas.JobPath):
     job = _context().store.job(path.job_id, owner=g.owner)
     if job is None:
         return _not_found(path.job_id)
-    return job
+    return {**job, "result": with_links(job["result"])}
 
 
 @api.get(
@@ -163,7 +164,7 @@ def cancel_job(path: schemas.JobPath):
     job = store.job(path.job_id, owner=g.owner)
     if job is None:
         return _not_found(path.job_id)
-    if job["status"] not in ("queued", "running", "canceled"):
+    if job["status"] not in (*CANCELABLE_STATUSES, "canceled"):
         return problem(409, f"job {path.job_id} has already {job['status']}")
     return store.cancel_job(path.job_id)
 

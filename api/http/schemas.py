@@ -8,7 +8,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from chessdom.api.kinds import KINDS
-from chessdom.api.requests import MAX_LISTED_PAIRS, Integer, StrictModel
+from chessdom.api.requests import Integer, StrictModel
+from chessdom.api.runtime.store import JOB_STATUSES
+from chessdom.api.runtime.tasks import MAX_LISTED_PAIRS
 
 
 class VerifyResponse(BaseModel):
@@ -21,7 +23,7 @@ class VerifyResponse(BaseModel):
     attacking_pair_count: int
 
 
-JobStatus = Literal["queued", "running", "succeeded", "failed", "canceled"]
+JobStatus = Literal[JOB_STATUSES]
 
 
 class JobResponse(BaseModel):

@@ -6,7 +6,6 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from chessdom.store import DEFAULT_DATA_DIR, data_dir_from_env
 
 
 def _cpu_count() -> int:
@@ -14,6 +13,12 @@ def _cpu_count() -> int:
 
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+DEFAULT_DATA_DIR = Path("var")
+
+
+def data_dir_from_env() -> Path:
+    """``CHESSDOM_DATA``, or ``./var``."""
+    return Path(os.environ.get("CHESSDOM_DATA", DEFAULT_DATA_DIR))
 
 
 def tokens_from_env(env) -> frozenset[str]:

@@ -9,15 +9,12 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from dataclasses import replace
+from collections.abc import Callable
 
-from chessdom.store import Store
-
-from chessdom.api.kinds import KINDS
-from chessdom.api.requests import FieldError
-from chessdom.api.runtime import tasks
+from chessdom.api.runtime.calls import Call, FieldError
 from chessdom.api.runtime.executor import SolveFailed
 from chessdom.api.runtime.service import SolveService, SolveTimedOut
+from chessdom.api.runtime.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -26,10 +23,12 @@ EXPIRY_CHECK_SECONDS = 3600.0
 
 
 class JobRunner:
-    def __init__(self, service: SolveService, store: Store, concurrency: int, lease: float, retention: float,
-                 scheduler: str | None = None):
-        self.scheduler = scheduler
-        """A Dask scheduler address: placement jobs run their SAT queries as cubes there."""
+    """Runs queued jobs; ``to_call(kind, params)`` turns a stored job into its call (the
+    kinds registry hands it over, validating the parameters as the endpoint does)."""
+
+    def __init__(self, service: SolveService, store: Store, to_call: Callable[[str, dict], Call], *,
+                 concurrency: int, lease: float, retention: float):
+        self.to_call = to_call
         self.service = service
         self.store = store
         self.concurrency = concurrency
@@ -108,10 +107,7 @@ class JobRunner:
     def _run(self, job: dict, slot: int) -> None:
         job_id, attempt = job["id"], job["attempt"]
         try:
-            kind = KINDS[job["kind"]]
-            call = kind.to_call(kind.job_request.model_validate(job["params"]))
-            if self.scheduler is not None and call.task is tasks.placement:  # issue 13: cubes on a cluster
-                call = replace(call, arguments={**call.arguments, "scheduler": self.scheduler})
+            call = self.to_call(job["kind"], job["params"])
             result = self.service.solve(
                 call, time_limit=call.time_limit,
                 should_cancel=lambda: not self.store.heartbeat(job_id, attempt),

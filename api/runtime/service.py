@@ -5,13 +5,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
 
-from chessdom.store import Store
-
-from chessdom.api.kinds import KINDS, Call
-from chessdom.api.requests import FieldError
+from chessdom.api.runtime.calls import Call, FieldError
 from chessdom.api.runtime.executor import SolveFailed, SolverPool
+from chessdom.api.runtime.store import Store
 
 
 class SolveTimedOut(Exception):
@@ -69,7 +66,9 @@ class SolveService:
             self.pool.slots.release(slot)
 
     def _record(self, call: Call, result: dict, wall_time, cached: bool = False) -> None:
-        method, status, value = KINDS[call.kind].describe_run(call, result)
+        if call.summarize is None:  # a check such as /verify, not a solve
+            return
+        method, status, value = call.summarize(call.arguments, result)
         self.store.record_run(call.kind, call.problem, method, status, value, wall_time, cached=cached)
 
     def _from_cache(self, call: Call) -> dict | None:
@@ -83,23 +82,18 @@ class SolveService:
 
     def _run(self, call: Call, time_limit: float | None, should_cancel: Callable[[], bool] | None, on_start,
              on_progress: Callable[[dict], None] | None = None) -> dict:
-        if call.arguments.get("certify"):  # certificates are kept in the data directory
-            call = replace(call, arguments={**call.arguments, "data_dir": self.store.path.parent})
         deadline = time.monotonic() + time_limit + self.kill_grace if time_limit is not None else None
         try:
             result = self.pool.run(
                 call, deadline=deadline, should_cancel=should_cancel, on_start=on_start, on_progress=on_progress,
             )
         except SolveFailed as failure:
-            if failure.reason == "field":
-                raise FieldError(*failure.detail) from None
             if failure.reason == "invalid":
                 raise FieldError("body", failure.detail) from None
             if failure.reason in ("timeout", "died"):  # overran, or killed from outside (e.g. out of memory)
                 raise SolveTimedOut(failure.detail) from None
             raise
-        if call.kind in KINDS:  # a solve, for the history; not a check such as /verify
-            self._record(call, result, result.get("wall_time"))
+        self._record(call, result, result.get("wall_time"))
         if call.cache_key is None:
             return result
         count_exact = (result["count"] or {}).get("exact", True)

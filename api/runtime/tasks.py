@@ -4,76 +4,62 @@ were converted from the request at the edge (see :mod:`chessdom.api.kinds`)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 from chessdom import models, native_search
-from chessdom.certificate_store import CertificateStore
-from chessdom.certify import certify as certify_result
 from chessdom.chessboard import Board, Piece, PlacementProblem, PlacementResult, check_placement, square_names
-from chessdom.models.certificate import CertificateUnavailable
+from chessdom.models.certificates import CertificateUnavailable
+from chessdom.processes import report_event
 
-from chessdom.api.requests import MAX_LISTED_PAIRS, FieldError
+from chessdom.api.runtime.calls import FieldError, squares
+from chessdom.api.runtime.certificate_store import CertificateStore
+
+MAX_LISTED_PAIRS = 10_000
+"""k queens on one line attack in k(k−1)/2 pairs: /verify lists only this many, and
+counts them all."""
+
+_certificates: CertificateStore | None = None
 
 
-_progress_sink: Callable[[dict], None] | None = None
-
-
-def set_progress_sink(sink: Callable[[dict], None] | None) -> None:
-    """Where this worker process sends live snapshots (set by the executor in the worker)."""
-    global _progress_sink
-    _progress_sink = sink
+def serve_from(data_dir: Path) -> None:
+    """Where this worker process keeps certificates (called once as the worker starts)."""
+    global _certificates
+    _certificates = CertificateStore(data_dir)
 
 
 def placement(
     problem: PlacementProblem, *, time_limit: float | None = None, certify: bool = False,
-    data_dir: Path | None = None, trace: bool = False, scheduler: str | None = None, **options,
+    trace: bool = False, scheduler: str | None = None, **options,
 ) -> dict:
     """The solve's answer, sending live bounds as they improve; with a Dask ``scheduler``
     address its SAT queries run as cubes on that cluster; with ``trace``, the greedy
-    baseline's steps (seed 002's lesson); with ``certify``, a certificate stored under
-    ``data_dir`` (which the service supplies) within what is left of ``time_limit``."""
+    baseline's steps (seed 002's lesson); with ``certify``, a certificate in the data
+    directory within what is left of ``time_limit``."""
     started = time.monotonic()
     if scheduler is None:
-        result = models.solve(problem, time_limit=time_limit, on_progress=_progress_sink, **options)
+        result = models.solve(problem, time_limit=time_limit, on_progress=report_event, **options)
     else:
         from distributed import Client
 
         with Client(scheduler, timeout=10) as client:
             result = models.solve(
-                problem, time_limit=time_limit, on_progress=_progress_sink, executor=client.get_executor(), **options,
+                problem, time_limit=time_limit, on_progress=report_event, executor=client.get_executor(), **options,
             )
     answer = result.to_dict()
     if trace:
         answer["trace"] = native_search.greedy_steps(problem)
     if certify:
         remaining = None if time_limit is None else time_limit - (time.monotonic() - started)
-        answer.update(_certificate(result, CertificateStore(data_dir), remaining))
+        answer.update(_certificate(result, remaining))
     return answer
 
 
-def _certificate(result: PlacementResult, store: CertificateStore, time_limit: float | None) -> dict:
-    if time_limit is not None and time_limit <= 0:
-        return {"certificate": None, "certificate_unavailable": "the solve used the whole time limit"}
-    certificate_id, staged = store.stage()
+def _certificate(result: PlacementResult, time_limit: float | None) -> dict:
     try:
-        manifest = certify_result(result, staged, time_limit=time_limit)
+        certificate = _certificates.make(result, time_limit=time_limit)
     except CertificateUnavailable as reason:
-        store.discard(staged)
         return {"certificate": None, "certificate_unavailable": str(reason)}
-    except BaseException:
-        store.discard(staged)
-        raise
-    store.publish(certificate_id, staged)
-    url = f"/certificates/{certificate_id}"
-    check = dict(manifest["check"])
-    return {
-        "certificate": {
-            "id": certificate_id, "manifest": url, "formula": f"{url}/formula.cnf", "proof": f"{url}/proof.drat",
-            "checked": check.pop("checked"), "checker": check,
-        },
-        "certificate_unavailable": None,
-    }
+    return {"certificate": certificate, "certificate_unavailable": None}
 
 
 def nqueens(size: int, mode: str, method: str, up_to_symmetry: bool, time_limit: float, trace: bool,
@@ -101,8 +87,6 @@ def path(**arguments) -> dict:
 def verify(board: Board, piece: str, names: list[str]) -> dict:
     """The independent checker's verdict on a placement; a million squares take seconds
     and hundreds of megabytes, so this runs in a worker like any solve."""
-    from chessdom.api.kinds import squares  # kinds imports this module
-
     placed = squares(board, names, "squares")
     seen = set()
     for index, name in enumerate(names):

@@ -18,18 +18,15 @@ def sweep_frame(kind: str, *, data=None, fresh: bool = False, jobs: int = 1, sch
 
     ``options`` are the command's, by their Python names and in its syntax or as Python
     values: ``sizes="4-8"`` or ``sizes=range(4, 9)``, ``pieces``, ``variants``, ``starts``,
-    ``time_limit``, ``node_limit``, ``instances``, ``closed``, ``seed``. Cells are kept in the
-    SQLite store under ``data`` (default: ``CHESSDOM_DATA`` or ``./var``, shared with the
-    command), so a second call returns at once; ``fresh`` recomputes them. ``jobs`` and
+    ``time_limit``, ``node_limit``, ``instances``, ``closed``, ``seed``. Cells are kept in a
+    SQLite file under ``data`` (default: the user's cache directory, as for the command),
+    so a second call returns at once; ``fresh`` recomputes them. ``jobs`` and
     ``scheduler`` run cells on local processes or a Dask cluster.
 
     Raises ``OptionError`` (a ``ValueError``) naming a bad option, or one the kind does not
     read. Cells that fail are left out with a warning; a later call retries them.
     """
     import warnings
-    from pathlib import Path
-
-    from chessdom.store import data_dir_from_env
 
     from chessdom.scripts.sweep.executors import DaskExecutor, LocalExecutor
     from chessdom.scripts.sweep.kinds import sweep_cells
@@ -41,7 +38,7 @@ def sweep_frame(kind: str, *, data=None, fresh: bool = False, jobs: int = 1, sch
 
     specs = sweep_cells(sweep_options(kind, **options))
     jobs = bounded_integer("jobs", jobs, 1)
-    store = SweepStore(Path(data) if data is not None else data_dir_from_env(), versions())
+    store = SweepStore(data, versions())
     executor = DaskExecutor(scheduler) if scheduler else LocalExecutor(jobs)
     try:
         outcome = run_sweep(specs, store, executor, fresh=fresh, progress=progress)

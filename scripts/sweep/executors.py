@@ -4,13 +4,10 @@ so one bad cell does not stop a long sweep."""
 
 from __future__ import annotations
 
-import os
-import select
-import subprocess
-import sys
 from collections.abc import Iterator, Sequence
+from concurrent.futures import as_completed
 
-from chessdom.models.killable import FrameReader, kill_process_group, write_frame
+from chessdom.processes import WorkerPool
 from chessdom.scripts.sweep.runner import run_cell
 
 Finished = tuple[dict, list[dict] | Exception]
@@ -20,8 +17,14 @@ CONNECT_SECONDS = 10
 
 class LocalExecutor:
     """``jobs`` cell workers (one by default: parallel solves distort each other's
-    times), each a process in a session of its own that runs cell after cell; see
-    :mod:`chessdom.scripts.sweep.runner` for why cells never run in this process."""
+    times), warm processes of a :class:`~chessdom.processes.WorkerPool` that run cell
+    after cell.
+
+    Local cells never run in the sweep's own process: OR-Tools catches the SIGINT of a
+    Ctrl-C, stops CP-SAT as if its time limit had come and returns the cut-short answer as
+    any other (measured: a 5 s solve returned FEASIBLE after 1 s, no KeyboardInterrupt).
+    A worker leads a session of its own, where a terminal's Ctrl-C never reaches; the
+    sweep, which does receive it, kills the workers and keeps only what finished before."""
 
     def __init__(self, jobs: int = 1):
         self.jobs = max(1, jobs)
@@ -30,59 +33,18 @@ class LocalExecutor:
         return {"jobs": self.jobs, "scheduler": None}
 
     def run(self, specs: Sequence[dict]) -> Iterator[Finished]:
-        queued = list(specs)
-        workers = [_CellWorker() for _ in range(min(self.jobs, len(queued)))]
-        busy: dict[_CellWorker, dict] = {}
+        pool = WorkerPool(min(self.jobs, max(len(specs), 1)), preload=("chessdom.scripts.sweep.runner",))
         try:
-            while queued or busy:
-                for worker in workers:
-                    if worker not in busy and queued:
-                        busy[worker] = queued.pop(0)
-                        worker.send(busy[worker])
-                ready, _, _ = select.select([worker.results.fd for worker in busy], [], [])
-                for worker in [worker for worker in busy if worker.results.fd in ready]:
-                    for outcome in worker.receive():
-                        yield busy.pop(worker), outcome
-                    if worker.results.closed:  # it died (its cell is reported failed): replace it
-                        worker.kill()
-                        workers[workers.index(worker)] = _CellWorker()
+            futures = {pool.submit(run_cell, spec): spec for spec in specs}
+            for future in as_completed(futures):
+                yield futures[future], _result_or_error(future)
         finally:
             # On an interrupt the cells in progress die with their workers, unstored.
-            for worker in workers:
-                worker.kill()
+            pool.terminate()
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
         pass  # each run's workers end with it
-
-
-class _CellWorker:
-    def __init__(self):
-        results_read, results_write = os.pipe()
-        command = [sys.executable, "-m", "chessdom.scripts.sweep.runner", str(os.getpid()), str(results_write)]
-        try:
-            self.process = subprocess.Popen(
-                command, stdin=subprocess.PIPE, pass_fds=(results_write,), start_new_session=True
-            )
-        finally:
-            os.close(results_write)
-        self.results = FrameReader(results_read)
-
-    def send(self, spec: dict) -> None:
-        write_frame(self.process.stdin.fileno(), spec)
-
-    def receive(self) -> list:
-        """The outcomes that have arrived: records, or the exception the cell raised."""
-        outcomes = [message[1] for message in self.results.read(0)]
-        if self.results.closed and not outcomes:
-            self.process.wait()
-            outcomes = [RuntimeError(f"the cell worker died (exit code {self.process.returncode})")]
-        return outcomes
-
-    def kill(self) -> None:
-        kill_process_group(self.process.pid)  # with any solver process it started
-        self.process.wait()
-        self.process.stdin.close()
-        os.close(self.results.fd)
 
 
 class DaskExecutor:

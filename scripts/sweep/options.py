@@ -22,8 +22,6 @@ PARAMETERS = {
 }
 """The options each kind reads, besides the boards and the seed."""
 
-COMMON = ("sizes", "seed")
-
 MAX_SEED = 2**31 - 1
 """CP-SAT's ``random_seed`` is a 32-bit signed integer."""
 

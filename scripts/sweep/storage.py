@@ -1,17 +1,22 @@
-"""Finished sweep cells, kept in the service's SQLite file so that a rerun skips them and
-an interrupted sweep resumes. A cell counts as finished only for the library versions
-that computed it: after an upgrade it is computed again. The records carry their own stamp
-of when, where and with which source revision they were timed."""
+"""Finished sweep cells, kept in a SQLite file of their own so that a rerun skips them and
+an interrupted sweep resumes. They are a cache: by default they live where the user's
+tools keep caches (``platformdirs.user_cache_dir("chessdom")``, on Linux
+``~/.cache/chessdom``), or in the directory ``--data`` names. A cell counts as finished
+only for the library versions that computed it: after an upgrade it is computed again.
+The records carry their own stamp of when, where and with which source revision they
+were timed."""
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from pathlib import Path
 
-from chessdom.store import Store, cache_key
+import platformdirs
 
+FILE_NAME = "compare.sqlite3"
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sweep_cells (
     key TEXT PRIMARY KEY,
@@ -23,22 +28,27 @@ CREATE TABLE IF NOT EXISTS sweep_cells (
 )
 """
 
-
 RECORD_FORMAT = 2
 """Bumped when records gain fields that old stored cells lack (2: the timing stamp), so
 that those cells are computed again rather than shown without them."""
 
 
+def default_directory() -> Path:
+    """``CHESSDOM_COMPARE_DATA``, else the user's cache directory for chessdom."""
+    return Path(os.environ.get("CHESSDOM_COMPARE_DATA") or platformdirs.user_cache_dir("chessdom"))
+
+
 def cell_key(spec: dict) -> str:
-    return cache_key("sweep/" + spec["kind"], spec)
+    return "sweep/" + spec["kind"] + ":" + json.dumps(spec, sort_keys=True, separators=(",", ":"))
 
 
 class SweepStore:
-    def __init__(self, data_dir: Path, versions: dict):
-        # The service's store creates the directory, the file and its WAL mode; this table
-        # lives beside its tables and is written through a connection of its own.
-        path = Store(data_dir).path
-        self._db = sqlite3.connect(path, timeout=30, isolation_level=None)
+    def __init__(self, directory: Path | None, versions: dict):
+        directory = default_directory() if directory is None else Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        self.path = directory / FILE_NAME
+        self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(SCHEMA)
         self._versions = json.dumps({**versions, "record_format": RECORD_FORMAT}, sort_keys=True)
 

@@ -5,11 +5,16 @@ shortest knight paths and N-Queens, as a library, a command and a JSON service.
 >>> print(solve_placement("queen", 8))  # doctest: +SKIP
 """
 
-__all__ = ["solve_nqueens", "solve_placement"]
+__all__ = ["__version__", "solve_nqueens", "solve_placement"]
 
 
 def __getattr__(name: str):
-    # Lazy, so that importing chessdom.chessboard does not load the solvers.
+    # Lazy, so that importing chessdom.chessboard does not load the solvers (nor read the
+    # installed metadata: every solver child imports this package first).
+    if name == "__version__":
+        from importlib.metadata import version
+
+        return version("chessdom")
     if name in __all__:
         from chessdom import library
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from chessdom import native_search
 from chessdom.chessboard import NQueensResult
+from chessdom.library import NQUEENS_METHODS
 from chessdom.models.nqueens import solve_nqueens
 
 from chessdom.scripts.sweep.options import OptionError, SweepOptions
@@ -12,7 +13,7 @@ from chessdom.scripts.sweep.provenance import stamped
 from chessdom.scripts.sweep.records import measured, with_gaps
 from chessdom.scripts.sweep.tables import Layout
 
-METHODS = ("backtracking", "cpsat")
+METHODS = NQUEENS_METHODS
 
 LAYOUT = Layout(
     index=("board",),

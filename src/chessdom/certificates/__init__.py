@@ -9,10 +9,14 @@ of the claim, and has dratify check the DRAT refutation (:mod:`.check`).
 """
 
 from chessdom.certificates.check import CheckerUnavailable, Verdict, check_certificate, checker_versions
-from chessdom.certificates.contract import CONTRACT, claim, refuted_bound, rebuild_formula
+from chessdom.certificates.contract import CONTRACT, FILES, FORMULA, MANIFEST, PROOF, claim, rebuild_formula, refuted_bound
 
 __all__ = [
     "CONTRACT",
+    "FILES",
+    "FORMULA",
+    "MANIFEST",
+    "PROOF",
     "CheckerUnavailable",
     "Verdict",
     "check_certificate",

@@ -18,6 +18,9 @@ from pathlib import Path
 
 from chessdom.certificates.contract import (
     CONTRACT,
+    FORMULA,
+    MANIFEST,
+    PROOF,
     ContractError,
     claim,
     rebuild_formula,
@@ -26,9 +29,6 @@ from chessdom.certificates.contract import (
     witness_problem,
 )
 
-MANIFEST = "manifest.json"
-FORMULA = "formula.cnf"
-PROOF = "proof.drat"
 ENGINES = ("native", "python")
 _CHUNK = 1 << 20
 

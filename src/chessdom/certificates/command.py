@@ -9,7 +9,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from chessdom.certificates.check import ENGINES, FORMULA, MANIFEST, PROOF, CheckerUnavailable, check_certificate
+from chessdom.certificates.check import ENGINES, CheckerUnavailable, check_certificate
+from chessdom.certificates.contract import FORMULA, MANIFEST, PROOF
 
 USAGE_ERROR = 2
 REJECTED = 1
@@ -68,7 +69,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m chessdom.certificates", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m chessdom.certificates",
+        description="Check a chessdom certificate (a directory, or the URL the service gave): rebuild its formula, "
+                    "check hashes, witness and the DRAT refutation. Exit status 0 verified, 1 rejected, 2 usage.")
     add_arguments(parser)
     try:
         return run(parser.parse_args(argv))

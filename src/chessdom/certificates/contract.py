@@ -23,6 +23,11 @@ from __future__ import annotations
 import re
 
 CONTRACT = "chessdom-certificate/1"
+MANIFEST = "manifest.json"
+FORMULA = "formula.cnf"
+PROOF = "proof.drat"
+FILES = (MANIFEST, FORMULA, PROOF)
+"""A certificate directory holds these files and nothing else."""
 PIECES = ("queen", "rook", "bishop", "knight", "king")
 OBJECTIVES = ("domination", "independent_domination", "total_domination", "independence")
 ENCODINGS = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "mtotalizer", "kmtotalizer")

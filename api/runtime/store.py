@@ -1,5 +1,5 @@
 """The embedded store: one SQLite file (WAL mode) holding jobs, the run history and a
-cache of proven optima; the comparison scripts keep their finished cells beside them.
+cache of proven optima.
 Safe across threads and processes: every thread opens its own connection, and every
 state change of a job is one conditional UPDATE (or one immediate transaction).
 
@@ -16,8 +16,6 @@ import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-
-DEFAULT_DATA_DIR = Path("var")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
@@ -60,7 +58,9 @@ JOB_FIELDS = (
     "id", "kind", "params", "status", "result", "error", "created_at", "started_at", "finished_at", "progress",
 )
 SUMMARY_FIELDS = ("id", "kind", "status", "error", "created_at", "started_at", "finished_at")
-FINISHED_STATUSES = ("succeeded", "failed", "canceled")
+JOB_STATUSES = ("queued", "running", "succeeded", "failed", "canceled")
+FINISHED_STATUSES = JOB_STATUSES[2:]
+CANCELABLE_STATUSES = ("queued", "running")
 # Columns added after the first release; an older file gains them when opened.
 ADDED_JOB_COLUMNS = {
     "owner": "TEXT",
@@ -72,15 +72,6 @@ MAX_CRASHES = 3
 """A job whose runner died this many times while running it fails instead of being
 requeued: it is likely what kills the runner (out of memory, say)."""
 ANY_OWNER = object()
-
-
-def data_dir_from_env() -> Path:
-    """``CHESSDOM_DATA``, or ``./var``: the service and the scripts share this default."""
-    return Path(os.environ.get("CHESSDOM_DATA", DEFAULT_DATA_DIR))
-
-
-def cache_key(kind: str, problem: dict) -> str:
-    return kind + ":" + json.dumps(problem, sort_keys=True, separators=(",", ":"))
 
 
 class Store:
@@ -161,7 +152,9 @@ class Store:
         db = self._connect()
         now = time.time()
         row = db.execute(
-            "UPDATE jobs SET status = 'running', started_at = ?, heartbeat_at = ?, attempts = attempts + 1, "
+            # MAX: a job never starts before it was queued, even when the wall clock steps back.
+            "UPDATE jobs SET status = 'running', started_at = MAX(?, created_at), heartbeat_at = ?, "
+            "attempts = attempts + 1, "
             "solver_group = NULL "
             "WHERE id = (SELECT id FROM jobs WHERE status = 'queued' ORDER BY created_at LIMIT 1) "
             "AND status = 'queued' RETURNING *",

@@ -1,0 +1,79 @@
+"""The proof-logging run: CaDiCaL 1.9.5 (python-sat) refutes a DIMACS formula and streams
+a text DRAT proof straight to a file as it solves, in a child killed at a deadline or when
+the proof outgrows a limit (the checker holds a proof in memory, about 11–15× its size, so
+a limit on the file is a limit on memory). Anything but ``unsat`` deletes the proof."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from importlib.metadata import version
+from pathlib import Path
+
+from chessdom.processes.killable import run_killable
+
+SOLVER = {"name": "cadical195", "library": "python-sat", "version": version("python-sat")}
+
+
+@dataclass(frozen=True)
+class ProofRun:
+    status: str
+    """``unsat`` (the proof is complete), ``sat``, ``timeout``, ``too_large`` or ``failed``."""
+    solve_seconds: float | None
+    """CaDiCaL's solve alone, measured in the child."""
+    wall_seconds: float
+    proof_bytes: int
+    detail: str = ""
+
+
+def log_proof(formula: Path, proof: Path, *, time_limit: float | None, max_proof_bytes: int) -> ProofRun:
+    """Solve ``formula`` writing a text DRAT proof to ``proof``, which is kept only when
+    the formula is refuted (``unsat``) within both limits."""
+    started = time.monotonic()
+
+    def too_large() -> bool:
+        return proof.exists() and proof.stat().st_size > max_proof_bytes
+
+    try:
+        events, finished = run_killable(refutation_events, (str(formula), str(proof)), time_limit,
+                                        should_stop=too_large)
+    except Exception as error:  # the child died or python-sat failed: no proof to keep
+        proof.unlink(missing_ok=True)
+        return ProofRun("failed", None, time.monotonic() - started, 0, str(error))
+    size = proof.stat().st_size if proof.exists() else 0
+    wall = time.monotonic() - started
+    if not finished:
+        run = ProofRun("too_large" if size > max_proof_bytes else "timeout", None, wall, size)
+    else:
+        _, result, seconds = events[-1]
+        run = ProofRun("too_large" if size > max_proof_bytes else result, seconds, wall, size)
+    if run.status != "unsat":
+        proof.unlink(missing_ok=True)
+    return run
+
+
+def refutation_events(formula_path: str, proof_path: str):
+    """The child's side: ``("result", "sat"|"unsat", solve_seconds)``. It imports
+    python-sat alone."""
+    from pysat.formula import CNF
+    from pysat.solvers import Cadical195, pysolvers
+
+    clauses = CNF(from_file=formula_path).clauses
+    solver = Cadical195()
+    # Text DRAT: "binary" must be set before tracing starts, which fixes the format.
+    solver.configure({"binary": 0})
+    # "w+b": python-sat fdopen()s this descriptor with mode "w+", which fails on a
+    # write-only one. python-sat's own with_proof=True would keep the proof in a temporary
+    # file and return it as a list of strings: the whole proof in memory.
+    with open(proof_path, "w+b") as proof:
+        trace = pysolvers.cadical195_tracepr(solver.cadical, proof)
+        for clause in clauses:
+            solver.add_clause(clause)
+        started = time.perf_counter()
+        satisfiable = solver.solve()
+        seconds = time.perf_counter() - started
+        # Neither solve() nor delete() flushes CaDiCaL's FILE*; flush before closing.
+        pysolvers.flushpr(trace)
+        solver.delete()
+        pysolvers.flushpr(trace)
+    yield ("result", "sat" if satisfiable else "unsat", seconds)

@@ -1,0 +1,18 @@
+"""Cube-and-conquer: one SAT query ("is there a placement of k pieces?") split into
+independent cubes that run anywhere a :class:`concurrent.futures.Executor` runs them — a
+local :class:`~chessdom.processes.WorkerPool`, or a Dask cluster through
+``distributed.Client.get_executor()``. The query is refuted when every cube is (Heule,
+Kullmann, Wieringa & Biere, HVC 2011); a cube that finds a placement answers it at once
+and the cubes still queued are cancelled.
+
+- :mod:`.splitting` — the cubes: region counts, one per symmetry orbit, refined past a budget;
+- :mod:`.conquering` — one cube's SAT call, and running them all on an executor;
+- :mod:`.stop` — telling the cubes still running to stop, on this machine or a cluster;
+- :mod:`.optimise` — a whole optimisation asked as cube queries.
+"""
+
+from chessdom.models.cubes.conquering import Conquest, CubeAnswer, conquer, solve_cube
+from chessdom.models.cubes.optimise import solve_by_cubes
+from chessdom.models.cubes.splitting import Cube, refine, regions, split
+
+__all__ = ["Conquest", "Cube", "CubeAnswer", "conquer", "refine", "regions", "solve_by_cubes", "solve_cube", "split"]

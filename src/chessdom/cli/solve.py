@@ -1,0 +1,141 @@
+"""``chessdom solve``: a provably optimal placement, optionally counted, run as cubes, and
+certified into a directory."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import time
+from pathlib import Path
+
+from chessdom import library, models
+from chessdom.chessboard import PLACEMENT_VARIANTS, Piece
+from chessdom.processes import WorkerPool
+
+from chessdom.cli.arguments import UsageError, add_board, add_json, integer, positive_float, print_json
+
+
+def _solve(args: argparse.Namespace) -> int:
+    if args.certify is not None:
+        _check_empty_directory(args.certify, "--certify")
+    if args.representatives is not None and not args.count:
+        raise UsageError("argument --representatives: needs --count")
+    started = time.monotonic()
+    with _cube_executor(args) as executor:
+        result = library.solve_placement(
+            args.piece,
+            args.size,
+            variant=args.variant,
+            solver=args.solver,
+            time_limit=args.time_limit,
+            count=args.count,
+            seed=args.seed,
+            use_theorems=args.use_theorems,
+            representatives=args.representatives is not None,
+            executor=executor,
+        )
+    if args.representatives is not None and result.count is not None:
+        with open(args.representatives, "w", encoding="utf-8") as out:
+            out.writelines(" ".join(squares) + "\n" for squares in result.count.representatives)
+    answer = result.to_dict()
+    if args.certify is not None:
+        remaining = None if args.time_limit is None else args.time_limit - (time.monotonic() - started)
+        answer.update(_certificate(result, args.certify, remaining, args.max_proof_mb))
+    if args.json:
+        print_json(answer)
+    else:
+        print(result)
+        if args.certify is not None:
+            certificate = answer["certificate"]
+            if certificate is None:
+                print(f"certificate unavailable: {answer['certificate_unavailable']}")
+            else:
+                check = certificate["checker"]
+                status = f"checked by {check['name']} {check['version']} ({check['engine']}) in {check['seconds']:.2f} s" \
+                    if certificate["checked"] else f"NOT checked: {check['verdict']}"
+                print(f"certificate in {certificate['directory']}: {certificate['claim']}; {status}")
+    # A script that asked for a certificate should not go on without one.
+    certified = args.certify is None or (answer["certificate"] or {}).get("checked", False)
+    return 0 if certified else 1
+
+
+def _certificate(result, directory: Path, time_limit: float | None, max_proof_mb: int) -> dict:
+    """Certify into ``directory``, which appears only when the certificate is complete."""
+    from chessdom.models.certificates import CertificateUnavailable, make_certificate
+
+    try:
+        manifest = make_certificate(result, directory, time_limit=time_limit, max_proof_bytes=max_proof_mb * 2**20)
+    except CertificateUnavailable as reason:
+        return {"certificate": None, "certificate_unavailable": str(reason)}
+    except OSError as error:
+        raise UsageError(f"argument --certify: {error.strerror or error}: {error.filename or directory}") from None
+    check = dict(manifest["check"])
+    return {
+        "certificate": {"directory": str(directory), "claim": manifest["claim"], "checked": check.pop("checked"),
+                        "checker": check},
+        "certificate_unavailable": None,
+    }
+
+
+def _check_empty_directory(path: Path, argument: str) -> None:
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"argument {argument}: {path} is not a directory")
+    if path.is_dir() and any(path.iterdir()):
+        raise UsageError(f"argument {argument}: {path} is not empty")
+
+
+@contextlib.contextmanager
+def _cube_executor(args: argparse.Namespace):
+    """Where cube-and-conquer runs: a Dask cluster (--scheduler), a local process pool
+    (--workers), or nowhere (one solver here)."""
+    if args.scheduler is not None:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise UsageError("argument --scheduler: needs dask.distributed: pip install 'chessdom[cluster]'") from None
+        try:
+            client = Client(args.scheduler, timeout=10)
+        except (OSError, ValueError) as error:
+            raise UsageError(f"argument --scheduler: cannot reach {args.scheduler}: {error}") from None
+        with client:
+            yield client.get_executor()
+    elif args.workers is not None:
+        with WorkerPool(args.workers) as pool:
+            yield pool
+    else:
+        yield None
+
+
+def add_solve(commands) -> None:
+    parser = commands.add_parser(
+        "solve",
+        help="a provably optimal placement: domination or independence",
+        description="The fewest pieces that dominate a board (or, with --variant independence, the most "
+                    "that do not attack each other), with a placement the independent checker verified, how the "
+                    "bound was proved, and the published value beside it.",
+    )
+    parser.add_argument("piece", metavar="PIECE", type=str.lower, choices=tuple(p.value for p in Piece),
+                        help="one of " + ", ".join(p.value for p in Piece))
+    add_board(parser)
+    parser.add_argument("--variant", choices=tuple(PLACEMENT_VARIANTS), default="plain",
+                        help="plain (γ), independent (i) or total (γt) domination, or independence (β); default %(default)s")
+    parser.add_argument("--solver", choices=models.SOLVERS, default="auto",
+                        help="auto picks the backend measured strongest for the problem; default %(default)s")
+    parser.add_argument("--time-limit", type=positive_float, default=None, metavar="S",
+                        help="seconds for the whole solve (default: none)")
+    parser.add_argument("--count", action="store_true", help="also count the optimal placements, and up to symmetry")
+    parser.add_argument("--seed", type=integer(0), default=0, help="CP-SAT's random seed; default %(default)s")
+    parser.add_argument("--use-theorems", action="store_true", help="allow a cited theorem to prove the bound")
+    parser.add_argument("--certify", type=Path, metavar="DIR",
+                        help="write a certificate of the bound into DIR (new or empty): formula.cnf, proof.drat and "
+                             "manifest.json, checked by the independent checker; exit status 1 when none is made")
+    parser.add_argument("--max-proof-mb", type=integer(1), default=128, metavar="MB",
+                        help="with --certify: give up on proofs larger than this; default %(default)s")
+    parser.add_argument("--representatives", metavar="FILE",
+                        help="with --count: write one placement per symmetry class to FILE, one per line")
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                        help="run the SAT queries as cube-and-conquer on this Dask cluster")
+    parser.add_argument("--workers", type=integer(1), metavar="N",
+                        help="run the SAT queries as cube-and-conquer on N local processes")
+    add_json(parser, "POST /domination")
+    parser.set_defaults(handler=_solve)

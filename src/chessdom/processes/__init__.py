@@ -1,0 +1,16 @@
+"""The process machinery every room uses: solver children killed at a limit, death
+signals so that nothing outlives what it serves, and pools of warm worker processes.
+
+- :mod:`.lifetime` — death signals, process groups, ending with another process;
+- :mod:`.frames` — length-prefixed pickles over pipes, read without blocking past a deadline;
+- :mod:`.child` — starting a fresh interpreter that runs one function of chessdom;
+- :mod:`.killable` — :func:`run_killable`: a generator's events from a child killed at a limit;
+- :mod:`.pool` — :class:`WorkerPool`: warm, killable worker processes as a
+  :class:`concurrent.futures.Executor` (the service's solves, local cubes, sweep cells).
+"""
+
+from chessdom.processes.killable import run_killable
+from chessdom.processes.lifetime import die_with_parent, kill_process_group
+from chessdom.processes.pool import WorkerFailed, WorkerPool, report_event
+
+__all__ = ["WorkerFailed", "WorkerPool", "die_with_parent", "kill_process_group", "report_event", "run_killable"]
