@@ -76,13 +76,17 @@ def _stop_solvers_then(worker, handler, signum, frame) -> None:
     handler(signum, frame)
 
 
-def _kill_solvers_first(worker) -> None:
+def _prepare_worker(worker) -> None:
     """Wrap the worker's stop signals so that its solvers die at once, before gunicorn's
-    graceful wait for requests in flight (which would wait for those very solves)."""
+    graceful wait for requests in flight (which would wait for those very solves); and
+    start its solver worker, so that the first solve finds the solvers imported."""
     for number in (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT):
         handler = signal.getsignal(number)
         if callable(handler):
             signal.signal(number, partial(_stop_solvers_then, worker, handler))
+    context = getattr(getattr(worker, "wsgi", None), "extensions", {}).get("chessdom")
+    if context is not None:
+        context.pool.workers.warm()
 
 
 def is_loopback(host: str) -> bool:
@@ -141,7 +145,7 @@ def main(argv: list[str] | None = None, prog: str = "chessdom serve") -> None:
         "graceful_timeout": 5,
         "errorlog": "-",
         "control_socket_disable": True,
-        "post_worker_init": _kill_solvers_first,
+        "post_worker_init": _prepare_worker,
         "worker_abort": _worker_abort,
         "worker_exit": _worker_exit,
     }
