@@ -32,7 +32,7 @@ class Count(BaseModel):
 
 
 class Certificate(BaseModel):
-    """A certificate of the bound (README: "Checking a result yourself")."""
+    """A certificate of the bound (docs: "The certificate contract")."""
 
     id: str
     manifest: str

@@ -1,5 +1,5 @@
-"""The plain formula of a certificate, as the contract fixes it (README, "Checking a
-result yourself"): squares are variables ``1…R·C`` row-major from a1; coverage clauses,
+"""The plain formula of a certificate, as the contract fixes it (docs/explanation/
+certificate-contract.md): squares are variables ``1…R·C`` row-major from a1; coverage clauses,
 conflict clauses and python-sat's cardinality encoding of the refuted bound; nothing
 else, so that a reader can rebuild it from the problem alone.
 
