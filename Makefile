@@ -1,13 +1,15 @@
 # Two commands do all the setup: `make serve` and `make test`. Each (re)creates .venv
-# when pyproject.toml is newer than the last install.
+# when pyproject.toml is newer than the last install; so does `make docs`, which serves
+# the documentation site on DOCS_PORT.
 PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 5000
 DATA ?= ./var
+DOCS_PORT ?= 8000
 
-.PHONY: serve test venv clean
+.PHONY: serve test docs venv clean
 
 $(STAMP): pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
@@ -24,5 +26,8 @@ test: $(STAMP)
 	bash scripts/ensure_browser.sh
 	$(VENV)/bin/python -m pytest -n 2 -q
 
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs serve --dev-addr $(HOST):$(DOCS_PORT)
+
 clean:
-	rm -rf $(VENV) var .pytest_cache .hypothesis
+	rm -rf $(VENV) var site .pytest_cache .hypothesis

@@ -32,7 +32,7 @@ def choose_backend(problem: PlacementProblem) -> str:
 
 def backend_choice(problem: PlacementProblem) -> tuple[str, str]:
     """The backend ``auto`` picks and the measurement that picks it (2-core machine, the
-    README's benchmark table): SAT, closing in from both sides with line variables, for
+    benchmark tables in docs/benchmarks): SAT, closing in from both sides with line variables, for
     slider domination; CP-SAT, whose LP bounds carry leaper domination, for the rest.
     Symmetry breaking stays off in both: measured, it slowed γ(Q_12) from 3.0 to 5.7 s and
     γ(Q_13) from 16 to 22 s (SAT), and γ(N_12) from 1.2 to 5.1 s (CP-SAT)."""

@@ -34,7 +34,7 @@ class CertificatePath(BaseModel):
 
 
 class Manifest(BaseModel):
-    """The certificate's manifest (see the README for every field)."""
+    """The certificate's manifest (docs, "The certificate contract", has every field)."""
 
     model_config = {"extra": "allow"}
     contract: str

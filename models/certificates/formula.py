@@ -1,5 +1,5 @@
-"""The plain formula of a certificate, as the contract fixes it (README, "Checking a
-result yourself"): squares are variables ``1…R·C`` row-major from a1; coverage clauses,
+"""The plain formula of a certificate, as the contract fixes it (docs/explanation/
+certificate-contract.md): squares are variables ``1…R·C`` row-major from a1; coverage clauses,
 conflict clauses and python-sat's cardinality encoding of the refuted bound; nothing
 else, so that a reader can rebuild it from the problem alone.
 
@@ -18,7 +18,7 @@ from chessdom.chessboard import Objective, PlacementProblem, attack_table
 
 DEFAULT_ENCODING = "totalizer"
 """Measured on γ(Q_8…Q_11): totalizer proofs are 2.3–3.3× smaller and faster to check
-than seqcounter's, and its solves as fast or faster (see the README's table)."""
+than seqcounter's, and its solves as fast or faster (see the benchmarks page of the docs)."""
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
-"""The certificate contract, written out once more from its text (README, "Checking a
-result yourself") and deliberately not from the solver's encoder:
+"""The certificate contract, written out once more from its text (docs/explanation/
+certificate-contract.md) and deliberately not from the solver's encoder:
 
 - variables ``1…R·C`` are the squares, row-major from a1: rank ``r``, file ``f`` (both
   0-based) is variable ``r·C + f + 1``;
