@@ -58,17 +58,10 @@ def knight_tour(
     board, start : the board and a square name or index.
     closed : ask for a closed (re-entrant) tour.
     method : ``warnsdorff`` (Warnsdorff 1823, backtracking with pruning), ``dfs`` (plain
-        backtracking in a fixed move order) or ``divide_and_conquer`` (block
-        construction after Parberry 1997; for open tours a closed one read from the
-        start, or on boards with both sides odd a block path from the start).
-        ``warnsdorff`` switches to the construction for closed tours it applies to and
-        for open tours on boards of at least ``CONSTRUCT_OPEN_FROM`` squares; ``method``
-        in the result says which ran.
+        backtracking in a fixed move order) or ``divide_and_conquer`` (block construction,
+        :func:`_by_blocks`, which ``warnsdorff`` defers to where it applies).
     tie_break : ``first``, ``random`` (seeded), ``pohl`` (Pohl 1967), ``roth`` (farthest
-        from the centre) or ``squirrel_cull`` (Squirrel & Cull 1996: on n×n boards, n ≥ 5,
-        from a corner, an open tour by their per-residue move orders without
-        backtracking, see :mod:`native_search.squirrel_cull`; where that walk dead-ends,
-        and elsewhere, their first move order ``34261578`` as a static tie-break).
+        from the centre) or ``squirrel_cull`` (Squirrel & Cull 1996, :func:`_squirrel_cull_rule`).
     lookahead : compare the least onward degree this many moves deep on ties (seed 001).
     backtracking : with ``False`` a stuck greedy walk returns ``dead_end``.
     node_limit : squares placed in all before giving up with ``limit``.
@@ -77,18 +70,37 @@ def knight_tour(
 
     Returns
     -------
-    TourResult — ``found`` with a verified tour (``squares``, named by ``path``); ``none``
-    with a ``reason`` (from theory: Schwenk 1991, Conrad et al. 1994, colour parity; or an
-    exhausted search); ``limit``; or ``dead_end``. When Warnsdorff backtracking needs
-    more than a few times the board's size it restarts with other tie-breaks (``roth``,
-    ``pohl``, seeded ``random``); ``tie_break`` in the result names the one that found
-    the tour.
+    TourResult: ``found`` with a verified tour, ``none`` with a ``reason`` (from theory:
+    Schwenk 1991, Conrad et al. 1994, colour parity; or an exhausted search), ``limit`` or
+    ``dead_end``; ``method`` and ``tie_break`` as they ran (:func:`_warnsdorff_with_restarts`).
 
     Raises
     ------
-    ValueError for an unknown method or tie-break or a bad limit; BoardError for a
-    start square off the board.
+    ValueError for an unknown method or tie-break or a bad limit; BoardError for a start off the board.
     """
+    _check_options(method, tie_break, lookahead, node_limit)
+    start_square = _start_square(board, start)
+    report = _TourReport(board, closed, method, tie_break, start_trace(board, trace, trace_limit, trace_offset))
+    if board.num_squares == 1 and not closed:
+        return report.settled("found", [start_square], nodes=1)
+    reason = tour_impossibility(board, start_square, closed)
+    if reason is not None:
+        return report.settled("none", reason=reason)
+    walk = None
+    if method == "warnsdorff" and tie_break == "squirrel_cull" and not (closed or lookahead):
+        walk = _squirrel_cull_rule(board, start_square, node_limit, backtracking, report.trace)
+        if walk is not None and (walk.status == "found" or not backtracking):
+            return report.searched(walk, tie_break)
+    squares = _by_blocks(board, start_square, closed, method, report.trace)
+    if squares is not None:
+        return report.result("found", squares, board.num_squares, method="divide_and_conquer", tie_break=None)
+    outcome, used = _search_tour(
+        board, start_square, closed, method, tie_break, lookahead, backtracking, node_limit, walk, seed, report.trace
+    )
+    return report.searched(outcome, used)
+
+
+def _check_options(method: str, tie_break: str, lookahead: int, node_limit: int) -> None:
     if method not in TOUR_METHODS:
         raise ValueError(f"unknown method {method!r} (expected one of {', '.join(TOUR_METHODS)})")
     if tie_break not in TIE_BREAKS:
@@ -97,50 +109,65 @@ def knight_tour(
         raise ValueError(f"lookahead must be an integer from 0 to {MAX_LOOKAHEAD}, got {lookahead!r}")
     if not isinstance(node_limit, int) or node_limit < 1:
         raise ValueError(f"node_limit must be a positive integer, got {node_limit!r}")
-    start_square = _start_square(board, start)
-    began = time.perf_counter()
-    recorder = start_trace(board, trace, trace_limit, trace_offset)
-    reported_tie_break = tie_break if method == "warnsdorff" else None
 
-    def result(status, squares=None, nodes=0, used_method=method, reason=None, used_tie_break=reported_tie_break):
+
+class _TourReport:
+    """What one :func:`knight_tour` call answers with: each tour verified, the wall time
+    since the call began, and its ``trace`` (``None`` unless asked for)."""
+
+    def __init__(self, board: Board, closed: bool, method: str, tie_break: str, trace: Trace | None):
+        self.began = time.perf_counter()
+        self.board, self.closed, self.method, self.trace = board, closed, method, trace
+        self.tie_break = tie_break if method == "warnsdorff" else None
+
+    def settled(
+        self, status: str, squares: list[Square] | None = None, nodes: int = 0, reason: str | None = None
+    ) -> TourResult:
+        """A result that needed no search (one square, or theory), by the method asked."""
+        return self.result(status, squares, nodes, self.method, self.tie_break, reason)
+
+    def searched(self, outcome: SearchOutcome, tie_break: str | None) -> TourResult:
+        """The result of a search that used ``tie_break``."""
+        if outcome.status == "found":
+            return self.result("found", outcome.path, outcome.nodes, self.method, tie_break)
+        reason = None
+        if outcome.status == "none":
+            reason = f"exhaustive search ({outcome.nodes} nodes) found no tour from this start"
+        return self.result(outcome.status, None, outcome.nodes, self.method, tie_break, reason)
+
+    def result(
+        self, status: str, squares, nodes: int, method: str, tie_break: str | None, reason: str | None = None
+    ) -> TourResult:
+        """The result, its tour (``squares``) verified: an invalid one is a bug, raised."""
         tour, verified = None, False
         if squares is not None:
-            tour = np.asarray(squares, dtype=square_dtype(board.num_squares))
-            verified = verify_tour(board, tour, closed)
+            tour = np.asarray(squares, dtype=square_dtype(self.board.num_squares))
+            verified = verify_tour(self.board, tour, self.closed)
             if not verified:
-                raise RuntimeError(f"{used_method} produced an invalid tour on the {board}")
+                raise RuntimeError(f"{method} produced an invalid tour on the {self.board}")
         return TourResult(
             status=status,
             squares=tour,
-            board=board,
+            board=self.board,
             nodes=nodes,
-            wall_time=time.perf_counter() - began,
-            method=used_method,
-            tie_break=used_tie_break,
-            closed=closed,
+            wall_time=time.perf_counter() - self.began,
+            method=method,
+            tie_break=tie_break,
+            closed=self.closed,
             verified=verified,
             reason=reason,
-            trace=recorder.finish() if recorder is not None else None,
+            trace=self.trace.finish() if self.trace is not None else None,
         )
 
-    if board.num_squares == 1 and not closed:
-        return result("found", [start_square], nodes=1)
-    reason = tour_impossibility(board, start_square, closed)
-    if reason is not None:
-        return result("none", reason=reason)
 
-    rule_nodes = 0
-    rule_applies = not closed and not lookahead and node_limit >= board.num_squares
-    if method == "warnsdorff" and tie_break == "squirrel_cull" and rule_applies:
-        walk = _squirrel_cull_rule(board, start_square, recorder)
-        if walk is not None:
-            if walk.status == "found" or not backtracking:
-                return _from_outcome(result, walk, tie_break)
-            # The rule dead-ended (n = 74 of 5…1000): backtracking takes over.
-            rule_nodes = walk.nodes
-            if recorder is not None:
-                recorder.record_value("restart", "rule_dead_end", reached=walk.nodes)
-
+def _by_blocks(
+    board: Board, start: Square, closed: bool, method: str, recorder: Trace | None
+) -> np.ndarray | None:
+    """The tour by block construction (after Parberry 1997: for open tours a closed one read
+    from the start, or on boards with both sides odd a block path from the start), where
+    ``method`` asks for it or ``warnsdorff`` defers to it: closed tours it applies to, and
+    open tours of at least ``CONSTRUCT_OPEN_FROM`` squares. ``None`` where it does not
+    apply or, for ``warnsdorff``, fails."""
     rows, cols = board.rows, board.cols
     constructible = can_construct(rows, cols) or (not closed and can_construct_open(rows, cols))
     if method == "divide_and_conquer" and not constructible:
@@ -148,52 +175,47 @@ def knight_tour(
             f"divide_and_conquer needs one even side ≥ 12 and the other ≥ 10 (open tours: or both sides odd ≥ 13), "
             f"got the {board}"
         )
-    if method == "divide_and_conquer" or (
-        method == "warnsdorff" and constructible and (closed or board.num_squares >= CONSTRUCT_OPEN_FROM)
-    ):
-        try:
-            if can_construct(rows, cols):
-                squares = closed_tour_by_blocks(rows, cols, start_square)
-            else:
-                squares = open_tour_by_blocks(rows, cols, start_square)
-        except ConstructionError:
-            if method == "divide_and_conquer":
-                raise
+    defers = method == "warnsdorff" and constructible and (closed or board.num_squares >= CONSTRUCT_OPEN_FROM)
+    if not (method == "divide_and_conquer" or defers):
+        return None
+    try:
+        if can_construct(rows, cols):
+            squares = closed_tour_by_blocks(rows, cols, start)
         else:
-            if recorder is not None:
-                shown = squares[: recorder.offset + recorder.limit].tolist()
-                for square in shown:
-                    recorder.record("place", "block_construction", square=square)
-                recorder.skip(len(squares) - len(shown))
-            return result("found", squares, nodes=board.num_squares, used_method="divide_and_conquer", used_tie_break=None)
+            squares = open_tour_by_blocks(rows, cols, start)
+    except ConstructionError:
+        if method == "divide_and_conquer":
+            raise
+        return None
+    if recorder is not None:
+        shown = squares[: recorder.offset + recorder.limit].tolist()
+        for square in shown:
+            recorder.record("place", "block_construction", square=square)
+        recorder.skip(len(squares) - len(shown))
+    return squares
 
-    finals = frozenset(knight_neighbours(board)[start_square]) if closed else None
+
+def _search_tour(board, start, closed, method, tie_break, lookahead, backtracking, node_limit, walk, seed, recorder):
+    """(outcome, tie-break used) of the search ``method`` names; a closed tour must end
+    next to ``start``. The squares of a dead-ended rule ``walk`` count as nodes."""
+    finals = frozenset(knight_neighbours(board)[start]) if closed else None
     if method == "dfs":
-        outcome = depth_first_tour(knight_neighbours(board), start_square, finals=finals, node_limit=node_limit, trace=recorder)
-        return _from_outcome(result, outcome, None)
+        table = knight_neighbours(board)
+        return depth_first_tour(table, start, finals=finals, node_limit=node_limit, trace=recorder), None
+    spent = walk.nodes if walk is not None else 0
     outcome, used = _warnsdorff_with_restarts(
-        board, start_square, finals, tie_break, lookahead, backtracking, node_limit - rule_nodes, seed, recorder
+        board, start, finals, tie_break, lookahead, backtracking, node_limit - spent, seed, recorder
     )
-    outcome.nodes += rule_nodes
-    return _from_outcome(result, outcome, used)
-
-
-def _from_outcome(result, outcome: SearchOutcome, tie_break: str | None) -> TourResult:
-    """The tour result of a search outcome; ``result`` builds and verifies it."""
-    if outcome.status == "found":
-        return result("found", outcome.path, outcome.nodes, used_tie_break=tie_break)
-    if outcome.status == "none":
-        reason = f"exhaustive search ({outcome.nodes} nodes) found no tour from this start"
-        return result("none", nodes=outcome.nodes, reason=reason, used_tie_break=tie_break)
-    return result(outcome.status, nodes=outcome.nodes, used_tie_break=tie_break)
+    outcome.nodes += spent
+    return outcome, used
 
 
 def _warnsdorff_with_restarts(board, start, finals, tie_break, lookahead, backtracking, node_limit, seed, recorder):
-    """Warnsdorff search, restarted with other tie-breaks when an attempt backtracks
-    over more than an eighth of the board (plus 2,000 nodes): by then the mistake lies
-    too deep for backtracking to undo soon (measured: on 100×100 from a1 the ``first``
-    tie-break still had no tour after 10,000,000 nodes, Roth's rule needs none). An
-    exhausted attempt is still a proof."""
+    """Warnsdorff search, restarted with other tie-breaks (``roth``, ``pohl``, then seeded
+    ``random`` draws) when an attempt backtracks over more than an eighth of the board
+    (plus 2,000 nodes): by then the mistake lies too deep for backtracking to undo soon
+    (measured: on 100×100 from a1 the ``first`` tie-break still had no tour after
+    10,000,000 nodes, Roth's rule needs none). An exhausted attempt is still a proof."""
     attempts = [(tie_break, seed)]
     if backtracking:
         attempts += [(other, seed) for other in ("roth", "pohl") if other != tie_break]
@@ -233,11 +255,17 @@ def _start_square(board: Board, start: str | Square | None) -> Square:
     return start
 
 
-def _squirrel_cull_rule(board: Board, start: Square, recorder: Trace | None) -> SearchOutcome | None:
-    """Squirrel & Cull's walk when their rule applies (n×n, n ≥ 5, a corner start):
-    ``found``, or ``dead_end`` with the squares walked; ``None`` elsewhere."""
+def _squirrel_cull_rule(
+    board: Board, start: Square, node_limit: int, backtracking: bool, recorder: Trace | None
+) -> SearchOutcome | None:
+    """Squirrel & Cull's walk where their rule applies (n×n, n ≥ 5, from a corner, and a
+    node limit of the board's size at least): an open tour by their per-residue move
+    orders without backtracking, see :mod:`native_search.squirrel_cull`. ``found``, or
+    ``dead_end`` with the squares walked (n = 74 of 5…1000), where backtracking then takes
+    over; ``None`` elsewhere, where ``squirrel_cull`` is their first move order
+    ``34261578`` as a static tie-break."""
     n = board.rows
-    if not board.is_square or n < SQUIRREL_CULL_MIN_SIZE:
+    if node_limit < board.num_squares or not board.is_square or n < SQUIRREL_CULL_MIN_SIZE:
         return None
     to_start = corner_symmetry(n, start)
     if to_start is None:
@@ -246,6 +274,8 @@ def _squirrel_cull_rule(board: Board, start: Square, recorder: Trace | None) -> 
     squares = to_start(squares[:reached])
     if recorder is not None:
         _record_squirrel_cull(recorder, board, squares)
+        if reached < board.num_squares and backtracking:
+            recorder.record_value("restart", "rule_dead_end", reached=reached)
     return SearchOutcome("found" if reached == board.num_squares else "dead_end", squares, reached)
 
 

@@ -1,4 +1,4 @@
-"""Benchmark the native searches: ``python -m chessdom.scripts.bench_search [--runs N]``.
+"""Benchmark the native searches: ``python -m chessdom.scripts.bench_search [--runs N | --baseline REV]``.
 
 1. N-Queens count n = 12…17 by the compiled kernel against the pure-Python bitmask
    counter it replaced (same algorithm, same run; the Python counter only up to
@@ -12,6 +12,12 @@
    walk completes without backtracking.
 5. Plain DFS against Warnsdorff from seed 003's start squares on 5×5 and 6×6.
 
+With ``--baseline REV`` only a comparison runs instead: ``native_search/tours.py`` and
+``native_search/tour_search.py`` as of git revision REV, loaded into this process beside
+today's, against today's, on the knight's tour cases of ``TOUR_CASES`` — the same calls,
+alternately old and new, checked to give the same results (traces included); medians of
+CPU time and their ratio new/old.
+
 Tables go to stdout (tabulate), progress to stderr (tqdm). The machine's load is printed
 first: timings on a shared machine are noisy, so compare ratios within one run.
 """
@@ -19,6 +25,8 @@ first: timings on a shared machine are noisy, so compare ratios within one run.
 from __future__ import annotations
 
 import argparse
+import gc
+import math
 import os
 import resource
 import statistics
@@ -28,12 +36,15 @@ import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
+from pathlib import Path
+from types import ModuleType
 
 from tabulate import tabulate
 from tqdm import tqdm
 
 from chessdom.chessboard import Board, square_name
 from chessdom.native_search import knight_neighbours, knight_tour, nqueens_classes, squirrel_cull_walk, verify_tour
+from chessdom.native_search import tour_search
 from chessdom.native_search.tour_search import depth_first_tour
 
 # Seed 003 gives starts as (x, y) with y counted from the top; (0, size-1) is a1. Its
@@ -201,6 +212,114 @@ def bench_seed_003(progress: tqdm) -> list[list]:
     return rows
 
 
+def _seed_003_starts(size: int) -> list[str]:
+    board = Board.square(size)
+    return [square_name(board, board.index(size - 1 - y, x)) for (x, y), _ in SEED_003_STARTS[size]]
+
+
+def _calls(rows: int, cols: int, starts: list[str] | None = None, **options) -> list[tuple]:
+    """``knight_tour`` calls on one board: from ``starts``, or from every square."""
+    board = Board(rows, cols)
+    names = starts if starts is not None else [square_name(board, s) for s in board.squares()]
+    return [(board, start, options) for start in names]
+
+
+# The knight's tour cases of --baseline: every tie-break and the lookahead, open and
+# closed, walks that never backtrack, searches that backtrack and restart, plain DFS,
+# traces, and the cases knight_tour settles without a search.
+TOUR_CASES = [
+    ("open 8×8, first, every start", _calls(8, 8)),
+    ("open 8×8, pohl, every start", _calls(8, 8, tie_break="pohl")),
+    ("open 8×8, random, every start", _calls(8, 8, tie_break="random")),
+    ("open 8×8, lookahead 2, every start", _calls(8, 8, lookahead=2)),
+    ("open 8×8, no backtracking, every start", _calls(8, 8, backtracking=False)),
+    ("closed 8×8, first, every start", _calls(8, 8, closed=True)),
+    ("closed 8×8, pohl, every start", _calls(8, 8, closed=True, tie_break="pohl")),
+    ("closed 8×8, random, every start", _calls(8, 8, closed=True, tie_break="random")),
+    ("closed 6×6, lookahead 1, every start", _calls(6, 6, closed=True, lookahead=1)),
+    ("closed 10×10, lookahead 1 and 2, from a1",
+     _calls(10, 10, ["a1"], closed=True, lookahead=1) + _calls(10, 10, ["a1"], closed=True, lookahead=2)),
+    ("open 3×12, first, every start (backtracks)", _calls(3, 12)),
+    ("open 4×7, every start, 10,000 nodes (restarts)", _calls(4, 7, node_limit=10_000)),
+    ("open 100×100, first, from a1 (restarts)", _calls(100, 100, ["a1"])),
+    ("open 200×200, roth, from a1", _calls(200, 200, ["a1"], tie_break="roth")),
+    ("seed 003 starts, warnsdorff", _calls(5, 5, _seed_003_starts(5)) + _calls(6, 6, _seed_003_starts(6))),
+    ("seed 003 starts on 5×5, dfs", _calls(5, 5, _seed_003_starts(5), method="dfs")),
+    ("seed 003 starts on 6×6, dfs", _calls(6, 6, _seed_003_starts(6), method="dfs")),
+    ("traced open 6×6, first, every start", _calls(6, 6, trace=True)),
+    ("traced open 3×12, pohl, every start", _calls(3, 12, tie_break="pohl", trace=True, trace_limit=500)),
+    ("no search: 1×1, 4×4, b1 on 5×5, squirrel_cull 20×20, 12×12 closed",
+     _calls(1, 1, ["a1"]) + _calls(4, 4, ["a1"]) + _calls(5, 5, ["b1"])
+     + _calls(20, 20, ["a1"], tie_break="squirrel_cull") + _calls(12, 12, ["c3"], closed=True)),
+]
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+
+
+def _module_at(revision: str, path: str, name: str) -> ModuleType:
+    """The repository's file ``path`` as of git ``revision``, run as a new module ``name``."""
+    source = subprocess.run(["git", "-C", str(REPOSITORY), "show", f"{revision}:{path}"], capture_output=True,
+                            text=True, check=True).stdout
+    module = ModuleType(name)
+    module.__file__ = f"{revision}:{path}"
+    sys.modules[name] = module  # dataclasses look their class's module up by name
+    exec(compile(source, module.__file__, "exec"), module.__dict__)
+    return module
+
+
+def tours_at(revision: str) -> ModuleType:
+    """``native_search.tours`` as of ``revision``, importing the ``tour_search`` of then;
+    everything else is today's chessdom, so a comparison times these two files alone."""
+    old_search = _module_at(revision, "native_search/tour_search.py", "baseline_tour_search")
+    sys.modules[tour_search.__name__] = old_search
+    try:
+        return _module_at(revision, "native_search/tours.py", "baseline_tours")
+    finally:
+        sys.modules[tour_search.__name__] = tour_search
+
+
+def _run_case(tour, calls) -> tuple[list[tuple], float]:
+    """(what each call returned, CPU seconds of all calls)."""
+    gc.collect()
+    began = time.process_time()
+    results = [tour(board, start, **options) for board, start, options in calls]
+    return results, time.process_time() - began
+
+
+def _same(old, new) -> bool:
+    def seen(result):
+        squares = None if result.squares is None else result.squares.tolist()
+        return (result.status, squares, result.nodes, result.method, result.tie_break, result.closed,
+                result.verified, result.reason, result.trace)
+    return all(seen(a) == seen(b) for a, b in zip(old, new, strict=True))
+
+
+def bench_baseline(revision: str, repeats: int, progress: tqdm) -> list[list]:
+    """Each case old and new in turn (which goes first alternates), after one untimed
+    run of each that fills the knight tables' cache and compares the results."""
+    old_tour = tours_at(revision).knight_tour
+    rows, ratios = [], []
+    old_total = new_total = 0.0
+    for label, calls in TOUR_CASES:
+        old_results, _ = _run_case(old_tour, calls)
+        new_results, _ = _run_case(knight_tour, calls)
+        times = {old_tour: [], knight_tour: []}
+        for round_ in range(repeats):
+            for tour in (old_tour, knight_tour) if round_ % 2 == 0 else (knight_tour, old_tour):
+                times[tour].append(_run_case(tour, calls)[1])
+            progress.update()
+        old, new = statistics.median(times[old_tour]), statistics.median(times[knight_tour])
+        old_total, new_total = old_total + old, new_total + new
+        ratios.append(new / old)
+        rows.append([label, len(calls), f"{sum(r.nodes for r in new_results):,}",
+                     "yes" if _same(old_results, new_results) else "DIFFERENT", f"{old * 1000:.1f}",
+                     f"{new * 1000:.1f}", f"{new / old:.3f}"])
+    geometric = math.exp(statistics.fmean(math.log(r) for r in ratios))
+    rows.append(["all cases (sum of medians; geometric mean of ratios)", "", "", "", f"{old_total * 1000:.1f}",
+                 f"{new_total * 1000:.1f}", f"{new_total / old_total:.3f}; {geometric:.3f}"])
+    return rows
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="runs per 1000×1000 tour (median reported)")
@@ -209,8 +328,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2, help="processes of the local pool")
     parser.add_argument("--tours", type=int, nargs="+", default=[1000, 4000, 10000], help="sides of the closed tours")
     parser.add_argument("--sc-up-to", type=int, default=1000, help="largest n for the Squirrel–Cull sweep")
+    parser.add_argument("--baseline", metavar="REV", help="only compare the knight's tours with git revision REV")
+    parser.add_argument("--repeats", type=int, default=9, help="timed runs of each --baseline case, old and new")
     args = parser.parse_args(argv)
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    if args.baseline:
+        with tqdm(total=len(TOUR_CASES) * args.repeats, file=sys.stderr, desc="bench_search") as progress:
+            compared = bench_baseline(args.baseline, args.repeats, progress)
+        print()
+        print(f"Knight's tours: native_search/tours.py and tour_search.py as of {args.baseline} (old) against "
+              f"the working tree (new), CPU ms, median of {args.repeats}")
+        print(tabulate(compared, headers=["case", "calls", "nodes", "same results", "old", "new", "new/old"]))
+        return
     queens = range(12, args.queens_up_to + 1)
     steps = (len(queens) + 2 + 2 + sum((args.runs if s <= 1000 else 1) + 1 for s in args.tours)
              + args.sc_up_to - 4 + sum(len(s) for s in SEED_003_STARTS.values()))
