@@ -5,9 +5,12 @@ table shapes and figures are in test_scripts_options, _tables and _plots."""
 import csv
 import io
 import json
+import os
+import subprocess
 import sys
 import time
 from itertools import islice
+from pathlib import Path
 
 import pytest
 
@@ -265,3 +268,22 @@ def test_a_notebook_gets_the_tidy_records_as_a_dataframe(sweeps):
 def test_a_notebook_option_that_does_not_apply_is_refused(tmp_path):
     with pytest.raises(ValueError, match="pieces: does not apply to tours"):
         sweep_frame("tours", sizes="5", pieces="queen", data=tmp_path)
+
+
+def test_compare_run_from_any_directory_leaves_that_directory_as_it_was(tmp_path):
+    """Finished cells are a cache: they go where the user's tools keep caches (here
+    XDG_CACHE_HOME), not into a var/ in whatever directory the command ran from."""
+    elsewhere, cache = tmp_path / "elsewhere", tmp_path / "cache"
+    elsewhere.mkdir()
+    env = {key: value for key, value in os.environ.items() if key != "CHESSDOM_COMPARE_DATA"}
+    script = Path(sys.executable).with_name("chessdom")
+    completed = subprocess.run(
+        [str(script), "compare", "nqueens", "--sizes", "4", "--time-limit", "20", "--quiet"],
+        cwd=elsewhere, env={**env, "XDG_CACHE_HOME": str(cache)}, capture_output=True, text=True, timeout=300,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert list(elsewhere.iterdir()) == []
+    assert (cache / "chessdom" / "compare.sqlite3").is_file()
+    help_text = subprocess.run([str(script), "compare", "--help"], cwd=elsewhere, env={**env, "XDG_CACHE_HOME": str(cache)},
+                               capture_output=True, text=True, timeout=60).stdout
+    assert str(cache / "chessdom") in "".join(help_text.split())  # the help says where, however it wraps
