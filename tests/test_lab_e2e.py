@@ -426,3 +426,26 @@ def test_behind_a_token_the_lab_asks_for_it_once_and_solves(browser, tmp_path):
     finally:
         context.close()
         process.stop()
+
+
+@pytest.mark.e2e
+def test_the_api_docs_try_it_out_sends_a_valid_example_without_a_console_error(browser, server):
+    """What a newcomer does at /docs: open POST /domination, Try it out, Execute."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    console = []
+    page.on("console", lambda message: message.type == "error" and console.append(message.text))
+    page.goto(f"{server}/docs")
+    page.wait_for_selector(".opblock")
+    block = page.locator(".opblock", has=page.locator(".opblock-summary-path[data-path='/domination']"))
+    block.locator(".opblock-summary").click()
+    block.locator("button.try-out__btn").click()
+    assert json.loads(block.locator("textarea.body-param__text").input_value()) == {"size": 8, "piece": "queen"}
+    with page.expect_response(lambda response: response.url.endswith("/domination")) as answer:
+        block.locator("button.execute").click()
+    assert answer.value.status == 200 and answer.value.json()["value"] == 5
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=ARTIFACTS / "docs-try-it-out.png")
+    context.close()
+    assert console == [], "the docs page tripped its own Content-Security-Policy"
