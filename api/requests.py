@@ -58,6 +58,15 @@ class StrictModel(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+def examples(**named: tuple[str, dict]) -> ConfigDict:
+    """Request bodies shown in /openapi.json (flask-openapi3 puts ``openapi_extra`` on the
+    body's media type), each a valid request: Swagger UI's "Try it out" starts from the
+    first. A test posts every one."""
+    return ConfigDict(openapi_extra={"examples": {
+        name: {"summary": summary, "value": value} for name, (summary, value) in named.items()
+    }})
+
+
 def _one_board_form(schema: dict) -> None:
     # Say in the schema what the validator enforces, so clients and fuzzers know it.
     schema["oneOf"] = [
@@ -123,15 +132,33 @@ class PlacementRequest(ModelBoard):
 class IndependenceRequest(PlacementRequest):
     """A solve stopped by `time_limit` returns the largest verified set with `optimal: false`."""
 
+    model_config = examples(
+        eight_queens=("β(Q8): the eight queens", {"size": 8, "piece": "queen"}),
+        rooks_by_sat=("five rooks on 5×7, by SAT", {"rows": 5, "cols": 7, "piece": "rook", "solver": "sat"}),
+    )
+
 
 class DominationRequest(PlacementRequest):
     """`variant`: `plain` (γ), `independent` (i) or `total` (γt). A solve stopped by
     `time_limit` returns the best verified placement with `optimal: false`."""
 
+    model_config = examples(
+        queens=("γ(Q8): five queens dominate the 8×8 board", {"size": 8, "piece": "queen"}),
+        independent_knights=("independent knights on 6×9, counted", {
+            "rows": 6, "cols": 9, "piece": "knight", "variant": "independent", "count": True}),
+        certified=("γ(Q6) with a certificate of its bound", {"size": 6, "piece": "queen", "certify": True}),
+    )
+
     variant: Literal[tuple(VARIANT_OBJECTIVES)] = "plain"
 
 
 class VerifyRequest(SearchBoard):
+    model_config = examples(
+        dominating=("five queens that dominate the 8×8 board", {
+            "size": 8, "piece": "queen", "squares": ["b5", "c5", "d5", "e5", "h5"]}),
+        attacking=("two rooks that attack each other", {"size": 4, "piece": "rook", "squares": ["a1", "a4"]}),
+    )
+
     piece: PieceName
     squares: list[SquareName] = Field(max_length=SEARCH_MAX_SIDE * SEARCH_MAX_SIDE)
 
@@ -143,6 +170,13 @@ def _size_limit(code: str, what: str, limit: int, advice: str = "") -> PydanticC
 
 
 class NQueensRequest(StrictModel):
+    model_config = examples(
+        count=("the 92 solutions of eight queens, 12 up to symmetry", {"size": 8, "mode": "count",
+                                                                        "up_to_symmetry": True}),
+        first=("a first solution by backtracking, with its steps", {"size": 6, "trace": True}),
+        cpsat=("a first solution for 40 queens by CP-SAT", {"size": 40, "method": "cpsat"}),
+    )
+
     size: Integer(1, max(CPSAT_NQUEENS_MAX_SIZE, NQUEENS_MAX_FIRST))
     mode: Literal[NQUEENS_MODES] = "first"
     method: Literal[NQUEENS_METHODS] = "backtracking"
@@ -166,6 +200,12 @@ class NQueensRequest(StrictModel):
 
 
 class TourRequest(SearchBoard):
+    model_config = examples(
+        warnsdorff=("Warnsdorff's rule from a1 on the 8×8 board", {"size": 8, "start": "a1"}),
+        closed=("a closed tour of 6×6", {"size": 6, "closed": True}),
+        dfs=("plain backtracking on 5×5 from c3, as seed 003 runs it", {"size": 5, "start": "c3", "method": "dfs"}),
+    )
+
     start: SquareName = Field(None, description="default a1")
     closed: bool = False
     method: Literal[TOUR_METHODS] = "warnsdorff"
@@ -184,6 +224,13 @@ class Enemy(StrictModel):
 
 
 class PathRequest(SearchBoard):
+    model_config = examples(
+        around_a_rook=("from a1 to h8 around two blocked squares and a rook", {
+            "size": 8, "start": "a1", "goals": ["h8"], "blocked": ["d4", "e5"],
+            "enemies": [{"piece": "rook", "square": "c6"}]}),
+        bfs=("corner to corner by breadth-first search", {"size": 8, "start": "a1", "goals": ["h8"], "method": "bfs"}),
+    )
+
     start: SquareName
     goals: list[SquareName] = Field(min_length=1, max_length=SEARCH_MAX_SIDE * SEARCH_MAX_SIDE)
     blocked: list[SquareName] = Field(default_factory=list, max_length=SEARCH_MAX_SIDE * SEARCH_MAX_SIDE)

@@ -43,6 +43,8 @@ class Certificate(BaseModel):
     checked: bool
     """True only after the independent checker accepted the certificate."""
     checker: dict[str, Any]
+    seconds: float | None = None
+    """What the certificate took after the solve: proof logging and the independent check."""
 
 
 class PlacementResponse(BaseModel):

@@ -15,21 +15,48 @@ PIECE_GLYPHS = {Piece.QUEEN: "♛", Piece.ROOK: "♜", Piece.BISHOP: "♝", Piec
 
 ATTACKED_MARK = "+"
 EMPTY_MARK = "."
+BLOCKED_MARK = "#"
+FORBIDDEN_MARK = "x"
 
 
-def _cells(board: Board, piece: Piece | None, squares: Sequence[Square], path: Sequence[Square]) -> list[str]:
-    """One label per square: a piece letter, a move number, or an attacked/empty mark."""
+def _cells(
+    board: Board,
+    piece: Piece | None,
+    squares: Sequence[Square],
+    path: Sequence[Square],
+    blocked: Sequence[Square],
+    enemies: Sequence[tuple[Piece, Square]],
+    forbidden: Sequence[Square],
+) -> tuple[list[str], list[str]]:
+    """One label per square (a piece letter, an enemy's lower-case letter, a move
+    number, or a mark) and the legend: what each label shown means, most telling first."""
     cells = [EMPTY_MARK] * board.num_squares
-    if piece is not None and squares:
+    meanings: dict[str, str] = {}
+
+    def paint(targets, label: str, meaning: str) -> None:
+        for square in targets:
+            cells[square] = label
+        meanings[label] = meaning
+
+    if piece is not None and len(squares):
         attacked = check_placement(board, piece, squares).attacked.ravel()
-        for square in board.squares():
-            if attacked[square]:
-                cells[square] = ATTACKED_MARK
-        for square in squares:
-            cells[square] = PIECE_LETTERS[piece]
+        paint((square for square in board.squares() if attacked[square]), ATTACKED_MARK, f"attacked by a {piece.value}")
+    paint(forbidden, FORBIDDEN_MARK, "attacked by an enemy")
+    paint(blocked, BLOCKED_MARK, "blocked")
+    for enemy, square in enemies:
+        paint((square,), PIECE_LETTERS[enemy].lower(), f"enemy {enemy.value}")
+    if piece is not None:
+        paint(squares, PIECE_LETTERS[piece], piece.value)
     for step, square in enumerate(path, start=1):
         cells[square] = str(step)
-    return cells
+    shown = set(cells)
+    legend = [f"1…{len(path)} the path in move order"] if len(path) else []
+    legend += [f"{label} {meaning}" for label, meaning in reversed(meanings.items()) if label in shown]
+    if EMPTY_MARK in shown:
+        scenery = len(blocked) + len(enemies) + len(forbidden)
+        empty = "not attacked" if piece is not None else "free" if scenery else "empty"
+        legend.append(f"{EMPTY_MARK} {empty}")
+    return cells, legend
 
 
 def render_text(
@@ -37,10 +64,16 @@ def render_text(
     piece: Piece | None = None,
     squares: Sequence[Square] = (),
     path: Sequence[Square] = (),
+    *,
+    blocked: Sequence[Square] = (),
+    enemies: Sequence[tuple[Piece, Square]] = (),
+    forbidden: Sequence[Square] = (),
 ) -> str:
-    """A diagram, rank 1 at the bottom: pieces as letters, squares they attack as ``+``,
-    others as ``.``; a path as move numbers 1, 2, … ."""
-    cells = _cells(board, piece, squares, path)
+    """A diagram, rank 1 at the bottom, and a legend line under it: pieces as letters,
+    squares they attack as ``+``, others as ``.``; a path as move numbers 1, 2, … ;
+    ``blocked`` squares as ``#``, ``enemies`` as lower-case letters (``r`` a rook, as
+    chess writes the black pieces) and the ``forbidden`` squares they attack as ``x``."""
+    cells, legend = _cells(board, piece, squares, path, blocked, enemies, forbidden)
     width = max(len(file_name(board.cols - 1)), *(len(cell) for cell in cells))
     rank_width = len(str(board.rows))
     lines = []
@@ -49,6 +82,7 @@ def render_text(
         lines.append(f"{rank + 1:>{rank_width}} " + " ".join(cell.rjust(width) for cell in row))
     files = " ".join(file_name(f).rjust(width) for f in range(board.cols))
     lines.append(" " * (rank_width + 1) + files)
+    lines.append("legend: " + "; ".join(legend))
     return "\n".join(lines)
 
 

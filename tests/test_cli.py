@@ -2,8 +2,13 @@
 are one line naming the argument and exit status 2, and every subcommand has help."""
 
 import json
+import os
+import re
+import signal
 import subprocess
 import sys
+import time
+import uuid
 from importlib.metadata import version
 from pathlib import Path
 
@@ -18,6 +23,11 @@ def run(capsys, *argv):
     status = main(list(argv))
     out, err = capsys.readouterr()
     return status, out, err
+
+
+def board_rows(out: str) -> str:
+    """The ranks of the diagram in ``out``, without the legend under it."""
+    return "\n".join(line for line in out.splitlines() if line[:1].isdigit() and line.split()[1:2] != [])
 
 
 def test_eight_queens_need_five_to_dominate(capsys):
@@ -41,7 +51,7 @@ def test_solve_text_shows_the_board_the_numbers_and_the_literature(capsys):
     assert status == 0
     assert "γ(queen) on the 5×5 board = 3 (optimal)" in out
     assert "  a b c d e" in out
-    assert out.count("Q") == 3
+    assert board_rows(out).count("Q") == 3
     assert "proof:" in out and "literature: 3" in out
 
 
@@ -87,7 +97,7 @@ def test_eight_queens_have_92_solutions_and_12_up_to_symmetry(capsys):
 
 def test_nqueens_text_draws_the_first_solution(capsys):
     _, out, _ = run(capsys, "nqueens", "6", "--method", "cpsat")
-    assert out.count("Q") == 6 and "  a b c d e f" in out
+    assert board_rows(out).count("Q") == 6 and "  a b c d e f" in out
 
 
 @pytest.mark.parametrize(
@@ -105,6 +115,12 @@ def test_nqueens_text_draws_the_first_solution(capsys):
         (["path", "8", "a1", "h8", "--enemy", "pawn@d4"], "--enemy"),
         (["nqueens", "0"], "N"),
         (["nqueens", "100", "--method", "cpsat"], "size"),
+        (["nqueens", "30", "--mode", "count"], "--time-limit"),
+        (["nqueens", "30"], "--method cpsat"),
+        (["nqueens", "18", "--mode", "count", "--up-to-symmetry"], "N ≤ 17"),
+        (["solve", "queen", "5", "--certify", "/etc/passwd"], "--certify: /etc/passwd is not a directory"),
+        (["solve", "queen", "5", "--certify", "/proc/nope"], "--certify: cannot create /proc/nope"),
+        (["solve", "queen", "5", "--certify", "/etc/passwd/inside"], "/etc/passwd is not a directory"),
         (["frobnicate"], "COMMAND"),
     ],
 )
@@ -165,3 +181,126 @@ def test_the_version_is_the_installed_one(capsys):
     with pytest.raises(SystemExit):
         main(["--version"])
     assert capsys.readouterr().out.strip() == f"chessdom {version('chessdom')}"
+
+
+# ---- what a newcomer reads under each diagram ------------------------------------------
+
+
+def test_a_path_diagram_marks_the_blocked_squares_the_rook_and_what_it_attacks(capsys):
+    _, out, _ = run(capsys, "path", "8", "a1", "h8", "--blocked", "d4,e5", "--enemy", "rook@c6")
+    ranks = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line[:1].isdigit()}
+    assert ranks["4"][3] == "#" and ranks["5"][4] == "#"  # d4, e5
+    assert ranks["6"][2] == "r"  # the rook on c6, lower case as chess writes the black pieces
+    assert ranks["6"][0] == "x" and ranks["1"][2] == "x"  # a6 and c1: the rook's rank and file
+    assert "legend: 1…7 the path in move order; r enemy rook; # blocked; x attacked by an enemy; . free" in out
+
+
+def test_the_solve_diagram_says_what_plus_means(capsys):
+    _, out, _ = run(capsys, "solve", "queen", "5")
+    assert "legend: Q queen; + attacked by a queen" in out
+
+
+def test_an_nqueens_count_does_not_read_like_a_failed_check(capsys):
+    _, out, _ = run(capsys, "nqueens", "8", "--mode", "count")
+    assert "92 solutions" in out
+    assert "verified: False" not in out and "no placement for the checker to verify" in out
+
+
+def test_a_tour_proved_impossible_does_not_read_like_a_failed_check(capsys):
+    _, out, _ = run(capsys, "tour", "5", "--start", "b1")
+    assert "none" in out and "odd number of squares" in out and "verified" not in out
+
+
+def test_every_nqueens_method_stops_at_its_time_limit(capsys):
+    """18 queens take minutes to count; with --time-limit the count stops and says so."""
+    status, out, _ = run(capsys, "nqueens", "18", "--mode", "count", "--time-limit", "0.5")
+    assert status == 0
+    assert out.splitlines()[0] == "18 queens by backtracking: the count did not finish within the time limit of 0.5 s"
+    _, out, _ = run(capsys, "nqueens", "18", "--mode", "count", "--time-limit", "0.5", "--json")
+    assert json.loads(out)["count"] is None
+    _, out, _ = run(capsys, "nqueens", "18", "--mode", "count", "--method", "cpsat", "--time-limit", "0.5", "--json")
+    assert json.loads(out)["count"] is None
+
+
+def test_a_time_limit_that_is_not_reached_changes_nothing(capsys):
+    _, out, _ = run(capsys, "nqueens", "8", "--mode", "count", "--up-to-symmetry", "--time-limit", "60", "--json")
+    assert (json.loads(out)["count"], json.loads(out)["up_to_symmetry"]) == (92, 12)
+
+
+def test_a_moved_witness_square_is_named_as_chess_names_it(capsys, tmp_path):
+    certificate = tmp_path / "certificate"
+    assert run(capsys, "solve", "queen", "5", "--certify", str(certificate))[0] == 0
+    manifest = json.loads((certificate / "manifest.json").read_text())
+    manifest["witness"][0] = "a1" if manifest["witness"][0] != "a1" else "b1"
+    (certificate / "manifest.json").write_text(json.dumps(manifest))
+    status, out, _ = run(capsys, "certificate", "check", str(certificate))
+    assert status == 1
+    reason = next(line for line in out.splitlines() if "undominated" in line)
+    assert re.search(r"the witness leaves [a-e][1-5] undominated", reason) and "rank" not in reason
+
+
+# ---- chessdom serve and a terminal's Ctrl-C ----------------------------------------------
+
+STOPS = 3
+A_HANDFUL_OF_REQUESTS = [
+    ("/domination", {"size": 6, "piece": "queen"}),
+    ("/domination", {"size": 5, "piece": "knight", "solver": "sat"}),
+    ("/nqueens", {"size": 8, "mode": "count"}),
+    ("/tour", {"size": 6}),
+    ("/path", {"size": 8, "start": "a1", "goals": ["h8"], "blocked": ["d4"]}),
+    ("/verify", {"size": 4, "piece": "rook", "squares": ["a1", "b2", "c3", "d4"]}),
+]
+
+
+def processes_tagged(tag: str) -> list[int]:
+    """Live processes whose environment holds ``tag``, wherever they were reparented to."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and f"CHESSDOM_TEST_TAG={tag}".encode() in (entry / "environ").read_bytes():
+                if (entry / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+                    found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("stop", range(STOPS))
+def test_ctrl_c_stops_chessdom_serve_within_two_seconds_cleanly_every_time(tmp_path, stop):
+    """A terminal's Ctrl-C after a handful of requests: SIGINT to the whole process group
+    (the master, its two server processes and their solver workers)."""
+    import requests
+
+    from chessdom.scripts.live_server import free_port
+
+    tag, port, log = uuid.uuid4().hex, free_port(), tmp_path / "serve.log"
+    url = f"http://127.0.0.1:{port}"
+    script = Path(sys.executable).with_name("chessdom")
+    with log.open("wb") as output:
+        server = subprocess.Popen([str(script), "serve", "--port", str(port), "--data", str(tmp_path / "data")],
+                                  stdout=output, stderr=subprocess.STDOUT, start_new_session=True,
+                                  env={**os.environ, "CHESSDOM_TEST_TAG": tag})
+    try:
+        for _ in range(600):
+            try:
+                if requests.get(f"{url}/health", timeout=1).ok:
+                    break
+            except requests.ConnectionError:
+                time.sleep(0.1)
+        for path, body in A_HANDFUL_OF_REQUESTS:
+            assert requests.post(url + path, json=body, timeout=60).status_code == 200
+        assert requests.get(f"{url}/", timeout=10).ok and requests.get(f"{url}/docs/swagger", timeout=10).ok
+        began = time.monotonic()
+        os.killpg(server.pid, signal.SIGINT)
+        server.wait(timeout=30)
+        stopped_after = time.monotonic() - began
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+    shown = log.read_text()
+    assert "SIGKILL" not in shown and "Traceback" not in shown, shown
+    assert server.returncode == 0
+    assert stopped_after < 2.0, f"stopped after {stopped_after:.2f} s"
+    assert processes_tagged(tag) == []

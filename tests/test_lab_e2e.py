@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import time
 from pathlib import Path
 
 import pytest
@@ -191,7 +193,7 @@ def test_the_default_run_replays_greedy_domination_then_shows_the_proved_optimum
     # Seed 002's greedy: the queen that dominates the most new squares, with the count.
     assert "Place on d4: it dominates the most squares not yet dominated: 28 new" in page.inner_text(".explanation")
     assert page.locator("#solve-board .piece").count() == 1
-    assert page.locator("#solve-board rect.sq.covered").count() == 27
+    assert page.locator("#solve-board rect.sq.new").count() == 27  # and the queen's own square: 28
     assert page.is_hidden("#solve-optimum")
     page.click("button[data-step=last]")
     assert page.locator("#solve-board .piece").count() == 5
@@ -426,3 +428,152 @@ def test_behind_a_token_the_lab_asks_for_it_once_and_solves(browser, tmp_path):
     finally:
         context.close()
         process.stop()
+
+
+@pytest.mark.e2e
+def test_the_api_docs_try_it_out_sends_a_valid_example_without_a_console_error(browser, server):
+    """What a newcomer does at /docs: open POST /domination, Try it out, Execute."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    console = []
+    page.on("console", lambda message: message.type == "error" and console.append(message.text))
+    page.goto(f"{server}/docs")
+    page.wait_for_selector(".opblock")
+    block = page.locator(".opblock", has=page.locator(".opblock-summary-path[data-path='/domination']"))
+    block.locator(".opblock-summary").click()
+    block.locator("button.try-out__btn").click()
+    assert json.loads(block.locator("textarea.body-param__text").input_value()) == {"size": 8, "piece": "queen"}
+    with page.expect_response(lambda response: response.url.endswith("/domination")) as answer:
+        block.locator("button.execute").click()
+    assert answer.value.status == 200 and answer.value.json()["value"] == 5
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=ARTIFACTS / "docs-try-it-out.png")
+    context.close()
+    assert console == [], "the docs page tripped its own Content-Security-Policy"
+
+
+# ---- what each lesson shows --------------------------------------------------------------
+
+
+def _numbers(pattern: str, text: str) -> int:
+    match = re.search(pattern, text.replace(",", ""))
+    assert match, (pattern, text)
+    return int(match[1])
+
+
+@pytest.mark.e2e
+def test_a_greedy_step_marks_the_squares_it_newly_dominates_and_those_that_tied(page):
+    with page.expect_response(lambda response: response.url.endswith("/domination")):
+        page.click("#run")  # the defaults: queens on 8×8, step by step
+    page.wait_for_selector("#player:not([hidden])")
+    page.click("button[data-step=next]")
+    line = page.inner_text(".explanation")
+    # d4 dominates 28 squares, its own among them; d4, e4, d5 and e5 offer as many.
+    assert _numbers(r"(\d+) new", line) == 28 and _numbers(r"(\d+) squares offered as many", line) == 4
+    assert page.locator("#solve-board rect.sq.new").count() == 27
+    assert page.locator("#solve-board rect.sq.covered").count() == 0
+    assert sorted(page.locator("#solve-board rect.sq.tied").evaluate_all(
+        "squares => squares.map(square => square.dataset.square)")) == ["d5", "e4", "e5"]
+    page.click("button[data-step=next]")
+    line = page.inner_text(".explanation")
+    gain, tied = _numbers(r"(\d+) new", line), _numbers(r"(\d+) squares offered as many", line)
+    # The second queen stands on a square the first did not dominate, so it counts itself too.
+    assert page.locator("#solve-board rect.sq.new").count() == gain - 1
+    assert page.locator("#solve-board rect.sq.covered").count() == 27  # the first queen's, no longer new
+    assert page.locator("#solve-board rect.sq.tied").count() == tied - 1
+    legend = page.locator("#solve-legend li").evaluate_all("items => items.map(item => item.dataset.legend)")
+    assert {"new", "covered", "tied", "current"} <= set(legend)
+
+
+@pytest.mark.e2e
+def test_a_refused_request_leaves_an_empty_board_not_the_last_answer(page):
+    _run(page, "domination", run_mode="result", rows=5, cols=5, piece="queen", variant="plain")
+    page.wait_for_selector("#solve-stats dd[data-stat=value]")
+    assert page.locator("#solve-board .piece").count() == 3
+    page.select_option("#problem", "nqueens")
+    page.select_option("#nq_mode", "count")
+    page.fill("#size", "18")
+    with page.expect_response(lambda response: response.url.endswith("/nqueens")) as answer:
+        page.click("#run")
+    assert answer.value.status == 422
+    page.wait_for_selector("#solve-message.warn")
+    assert page.locator("#solve-board .piece").count() == 0
+    assert page.locator("#solve-board rect.sq").count() == 18 * 18
+    assert page.locator("#solve-board rect.sq.covered").count() == 0 and page.is_hidden("#solve-legend")
+    assert page.locator("#solve-stats dd").count() == 0
+
+
+@pytest.mark.e2e
+def test_a_solved_puzzle_drops_the_hint_and_the_independence_sign_is_explained(page):
+    page.click("#tab-challenge")
+    assert "⊥" in page.inner_text("#puzzle-list") and page.is_visible("#puzzle-key")
+    assert page.inner_text("#puzzle-key") == "⊥: no two pieces may attack each other."
+    page.click("#puzzle-list button[data-puzzle=queens-5x5]")
+    board, placed = Board.square(5), ["a1", "d3"]
+    for square in placed:
+        page.click(f"#challenge-board [data-square={square}]")
+    with page.expect_response(lambda response: response.url.endswith("/domination")):
+        page.click("#hint")
+    page.wait_for_selector("#challenge-message.ok")
+    hinted = page.get_attribute("#challenge-board rect.sq.hint", "data-square")
+    # Solve it with a third queen other than the hinted one (a1 and d3 take any of eight).
+    third = next(name for name in ("a3", "c3", "b4", "c4", "d4", "a5", "b5", "c5") if name != hinted)
+    assert check_placement(board, Piece.QUEEN, parse_squares(board, [*placed, third])).dominating
+    page.click(f"#challenge-board [data-square={third}]")
+    page.wait_for_selector("#challenge-message:has-text('Congratulations')")
+    assert page.locator("#challenge-board rect.sq.hint").count() == 0
+    page.click("button[data-lang=hu]")
+    assert page.inner_text("#puzzle-key") == "⊥: egyik bábu sem ütheti a másikat."
+
+
+@pytest.mark.e2e
+def test_the_proof_is_worded_in_the_pages_language(page):
+    _run(page, "domination", run_mode="result", rows=6, cols=6, piece="queen", variant="plain", solver="sat")
+    page.wait_for_selector("#solve-stats dd[data-stat=proof]")
+    english = page.inner_text("#solve-stats dd[data-stat=proof]")
+    assert english.startswith("sat: no placement of 2 exists (")  # as the service words it
+    page.click("button[data-lang=hu]")
+    hungarian = page.inner_text("#solve-stats dd[data-stat=proof]")
+    assert hungarian.startswith("SAT: 2 bábuval nincs megfelelő elhelyezés (")
+    assert "placement" not in hungarian and "exists" not in hungarian
+    _run(page, "domination", run_mode="result", rows=6, cols=6, piece="queen", variant="plain", solver="cpsat")
+    page.wait_for_selector("#solve-stats dd[data-stat=solver]:has-text('cp-sat')")
+    assert page.inner_text("#solve-stats dd[data-stat=proof]") == "CP-SAT: a keresés végigért"
+
+
+@pytest.mark.e2e
+def test_recorded_runs_show_a_certified_solve_and_its_certificate_apart(page, server):
+    import requests
+
+    answer = requests.post(f"{server}/domination", json={"size": 6, "piece": "knight", "certify": True}, timeout=120)
+    certified = answer.json()
+    assert certified["certificate"]["checked"] and certified["certificate"]["seconds"] > 0
+    page.click("#tab-history")
+    page.wait_for_selector("#runs tbody tr")
+    page.click("#refresh-runs")
+    headings = page.locator("#runs thead th").all_inner_texts()
+    solve, certificate = headings.index("Solve (s)"), headings.index("Certificate (s)")
+    row = page.locator("#runs tbody tr", has_text="6×6 knight domination").first.locator("td").all_inner_texts()
+    assert float(row[solve]) == pytest.approx(certified["wall_time"], abs=0.001)
+    assert float(row[certificate]) == pytest.approx(certified["certificate"]["seconds"], abs=0.001)
+
+
+@pytest.mark.e2e
+def test_a_certified_jobs_progress_says_when_it_is_certifying(server):
+    import requests
+
+    job = requests.post(f"{server}/jobs", json={"kind": "domination", "params": {
+        "size": 9, "piece": "queen", "certify": True, "cache": False}}, timeout=30).json()
+    seen = []
+    for _ in range(2400):
+        state = requests.get(f"{server}/jobs/{job['id']}", timeout=30).json()
+        if state["progress"] is not None and state["status"] == "running":
+            seen.append(state["progress"])
+        if state["status"] not in ("queued", "running"):
+            break
+        time.sleep(0.05)
+    assert state["status"] == "succeeded" and state["result"]["certificate"]["checked"]
+    certifying = [progress for progress in seen if progress.get("certifying")]
+    assert certifying, "no progress said the job was certifying"
+    assert certifying[-1]["value"] == state["result"]["value"] == 5

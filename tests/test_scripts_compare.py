@@ -5,16 +5,20 @@ table shapes and figures are in test_scripts_options, _tables and _plots."""
 import csv
 import io
 import json
+import os
+import subprocess
 import sys
 import time
 from itertools import islice
+from pathlib import Path
 
 import pytest
 
 from chessdom.chessboard import Board
 from chessdom.scripts.compare import main
 from chessdom.scripts.sweep import sweep_frame
-from chessdom.scripts.sweep.executors import LocalExecutor
+from chessdom.processes import WorkerPool
+from chessdom.scripts.sweep.executors import LocalExecutor, cell_pool
 from chessdom.scripts.sweep.kinds import KINDS, cell_label
 from chessdom.scripts.sweep.options import SweepOptions, parse_sizes
 from chessdom.scripts.sweep.provenance import machine, revision, versions
@@ -81,6 +85,27 @@ def test_every_record_says_when_where_and_with_which_code_it_was_timed(sweeps):
         timing = output["meta"]["timing"]
         cells = len({(r["rows"], r["piece"], r["variant"], r["start"], r["instance"]) for r in output["records"]})
         assert list(timing["machines"].values()) == [cells] and list(timing["revisions"]) == [revision()]
+
+
+COMPILED_KERNELS = (
+    "[len(__import__(module, fromlist=['_']).__dict__[kernel].signatures) for module, kernel in ("
+    "('chessdom.native_search.nqueens_kernel', 'classes_from'), "
+    "('chessdom.native_search.warnsdorff_kernel', 'ordered_walk'))]"
+)
+"""Evaluated in a worker: how many compiled signatures each numba kernel of the sweeps has."""
+
+
+def test_a_cell_worker_has_its_kernels_compiled_before_it_takes_its_first_cell():
+    with cell_pool(1, ("nqueens", "tours")) as pool:
+        assert all(pool.call(eval, (COMPILED_KERNELS,)))
+    # The control: a worker that did not warm up would compile them in its first timed cell.
+    with WorkerPool(1, preload=("chessdom.scripts.sweep.runner",)) as cold:
+        assert not any(cold.call(eval, (COMPILED_KERNELS,)))
+
+
+def test_every_record_keeps_its_workers_warm_up_apart_from_its_own_seconds(sweeps):
+    for output in sweeps[1].values():
+        assert all(record["warm_up_seconds"] > 0 for record in output["records"])
 
 
 def test_both_models_prove_the_same_optimum_and_greedy_never_beats_it(sweeps):
@@ -265,3 +290,22 @@ def test_a_notebook_gets_the_tidy_records_as_a_dataframe(sweeps):
 def test_a_notebook_option_that_does_not_apply_is_refused(tmp_path):
     with pytest.raises(ValueError, match="pieces: does not apply to tours"):
         sweep_frame("tours", sizes="5", pieces="queen", data=tmp_path)
+
+
+def test_compare_run_from_any_directory_leaves_that_directory_as_it_was(tmp_path):
+    """Finished cells are a cache: they go where the user's tools keep caches (here
+    XDG_CACHE_HOME), not into a var/ in whatever directory the command ran from."""
+    elsewhere, cache = tmp_path / "elsewhere", tmp_path / "cache"
+    elsewhere.mkdir()
+    env = {key: value for key, value in os.environ.items() if key != "CHESSDOM_COMPARE_DATA"}
+    script = Path(sys.executable).with_name("chessdom")
+    completed = subprocess.run(
+        [str(script), "compare", "nqueens", "--sizes", "4", "--time-limit", "20", "--quiet"],
+        cwd=elsewhere, env={**env, "XDG_CACHE_HOME": str(cache)}, capture_output=True, text=True, timeout=300,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert list(elsewhere.iterdir()) == []
+    assert (cache / "chessdom" / "compare.sqlite3").is_file()
+    help_text = subprocess.run([str(script), "compare", "--help"], cwd=elsewhere, env={**env, "XDG_CACHE_HOME": str(cache)},
+                               capture_output=True, text=True, timeout=60).stdout
+    assert str(cache / "chessdom") in "".join(help_text.split())  # the help says where, however it wraps

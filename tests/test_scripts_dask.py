@@ -56,6 +56,8 @@ def test_a_dask_cluster_gives_the_records_of_a_local_run(tmp_path, scheduler, ki
     assert remote["meta"]["executor"] == {"jobs": None, "scheduler": scheduler, "scheduler_threads": 1}
     assert remote["meta"]["cells_from_store"] == 0
     assert [without_timing(r) for r in remote["records"]] == [without_timing(r) for r in local["records"]]
+    # The Dask worker warmed up (its plugin) before it timed these cells, as a local one does.
+    assert all(record["warm_up_seconds"] > 0 for record in remote["records"])
 
 
 def test_cells_finished_on_the_cluster_are_skipped_on_a_local_rerun(tmp_path, scheduler):

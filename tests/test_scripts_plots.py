@@ -133,3 +133,55 @@ def test_a_value_no_optimum_backs_is_drawn_hollow():
     value_axes = figure.axes[1]
     hollow = {line.get_color() for line in value_axes.lines if line.get_markerfacecolor() == "white"}
     assert hollow == {METHOD_COLOURS["cpsat"], METHOD_COLOURS["sat"]}
+
+
+def tour_records(start_statuses, methods=("dfs", "warnsdorff/first", "warnsdorff/pohl")):
+    """Tours on 5×5: per start, ``(status, nodes, seconds)`` for every method."""
+    return [{"kind": "tours", "rows": 5, "cols": 5, "start": start, "method": method, "status": status,
+             "nodes": nodes, "seconds": seconds, "node_limit": 1000, "value": None, "gap": None, **STAMP}
+            for start, (status, nodes, seconds) in start_statuses.items() for method in methods]
+
+
+def test_starts_a_parity_argument_answers_without_a_search_stay_out_of_the_tour_medians():
+    # Three of five starts on 5×5 are on the wrong colour: "none" in microseconds, no nodes.
+    records = tour_records({"a1": ("found", 25, 0.5), "e3": ("found", 25, 0.7), "a4": ("none", 0, 3e-5),
+                            "d5": ("none", 0, 3e-5), "c2": ("none", 0, 3e-5)})
+    figure = build(records, KINDS["tours"].PANEL, meta(records))
+    time_axes = figure.axes[0]
+    medians = {tuple(line.get_ydata()) for line in time_axes.lines if line.get_marker() not in ("None", None, "")}
+    assert medians == {(0.6,)}, "the median of the two starts that needed a search"
+    legend = " ".join(text.get_text() for text in figure.legends[0].get_texts())
+    assert "proved tourless by colour" in " ".join(legend.split())
+
+
+def test_methods_with_equal_values_are_drawn_side_by_side():
+    records = tour_records({"a1": ("found", 25, 0.001)}, methods=tuple(KINDS["tours"].METHODS))
+    figure = build(records, KINDS["tours"].PANEL, meta(records))
+    nodes_axes = figure.axes[1]
+    points = [(line.get_xdata()[0], line.get_ydata()[0]) for line in nodes_axes.lines
+              if line.get_marker() not in ("None", None, "")]
+    assert len(points) == len(KINDS["tours"].METHODS) == len(set(points))
+    assert all(abs(x - 5) < 0.5 for x, _ in points), "each still reads as n = 5"
+
+
+def test_a_panel_where_every_method_reaches_the_optimum_says_so():
+    records = domination(pieces=("bishop",), variants=("plain",))
+    for record in records:
+        record.update(gap=0, value=record["rows"])
+    figure = build(records, KINDS["domination"].PANEL, meta(records))
+    value_axes = figure.axes[1]
+    assert " ".join(value_axes.get_title(loc="left").split()) == "greedy, cpsat and sat: the optimum at every size"
+    records = domination(pieces=("queen",), variants=("plain",))  # greedy misses: only the models are named
+    assert build(records, KINDS["domination"].PANEL, meta(records)).axes[1].get_title(loc="left") == (
+        "cpsat and sat: the optimum at every size")
+
+
+def test_greedy_and_the_two_models_have_clearly_different_hues():
+    """Orange greedy beside vermilion SAT read as one colour; black or a hue 30° away does not."""
+    from matplotlib.colors import rgb_to_hsv, to_rgb
+
+    hues = {method: rgb_to_hsv(to_rgb(METHOD_COLOURS[method])) for method in KINDS["domination"].METHODS}
+    for first, second in ((a, b) for a in hues for b in hues if a < b):
+        (h1, s1, _), (h2, s2, _) = hues[first], hues[second]
+        if s1 > 0.1 and s2 > 0.1:  # both chromatic: their hues must differ
+            assert min(abs(h1 - h2), 1 - abs(h1 - h2)) >= 1 / 12, (first, second)

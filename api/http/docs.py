@@ -25,7 +25,14 @@ def openapi_document(app) -> dict:
     return spec
 
 
+SWAGGER_CONFIG = {"layout": "BaseLayout"}
+"""Swagger UI without its top bar: the bar's logo is an SVG with an inline style, which the
+page's own Content-Security-Policy refused (a console error on every visit), and its box
+for exploring other documents' URLs has nothing to offer here."""
+
+
 def register_docs(app: Flask) -> None:
+    app.config["SWAGGER_CONFIG"] = SWAGGER_CONFIG
     app.add_url_rule("/openapi.json", "openapi_json", lambda: jsonify(openapi_document(app)))
     # The UI page refers to its assets relative to itself: /docs/swagger → /docs/swagger/js/…
     app.register_blueprint(SwaggerUI.register(doc_url="/openapi.json"), url_prefix=DOCS_PREFIX)

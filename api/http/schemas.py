@@ -37,7 +37,8 @@ class JobResponse(BaseModel):
     started_at: float | None
     finished_at: float | None
     progress: dict[str, Any] | None = Field(
-        None, description="while running: best verified placement and best proven bound so far (and cubes done/total)"
+        None, description="while running: best verified placement and best proven bound so far (and cubes "
+                          "done/total); `certifying: true` once the solve is done and its certificate is being made"
     )
 
 
@@ -90,6 +91,7 @@ class Run(BaseModel):
     wall_time: float | None
     cached: bool
     created_at: float
+    certificate_time: float | None = Field(None, description="seconds its certificate took after the solve")
 
 
 class RunList(BaseModel):

@@ -69,7 +69,9 @@ class SolveService:
         if call.summarize is None:  # a check such as /verify, not a solve
             return
         method, status, value = call.summarize(call.arguments, result)
-        self.store.record_run(call.kind, call.problem, method, status, value, wall_time, cached=cached)
+        certificate_time = (result.get("certificate") or {}).get("seconds")
+        self.store.record_run(call.kind, call.problem, method, status, value, wall_time, cached=cached,
+                              certificate_time=certificate_time)
 
     def _from_cache(self, call: Call) -> dict | None:
         if call.cache_key is None or not call.read_cache:

@@ -45,7 +45,8 @@ CREATE TABLE IF NOT EXISTS runs (
     value INTEGER,
     wall_time REAL,
     cached INTEGER NOT NULL DEFAULT 0,
-    created_at REAL NOT NULL
+    created_at REAL NOT NULL,
+    certificate_time REAL
 );
 CREATE TABLE IF NOT EXISTS results (
     key TEXT PRIMARY KEY,
@@ -68,6 +69,7 @@ ADDED_JOB_COLUMNS = {
     "solver_group": "INTEGER",
     "progress": "TEXT",
 }
+ADDED_RUN_COLUMNS = {"certificate_time": "REAL"}
 MAX_CRASHES = 3
 """A job whose runner died this many times while running it fails instead of being
 requeued: it is likely what kills the runner (out of memory, say)."""
@@ -87,6 +89,10 @@ class Store:
             for name, definition in ADDED_JOB_COLUMNS.items():
                 if name not in present:
                     db.execute(f"ALTER TABLE jobs ADD COLUMN {name} {definition}")
+            present = {row["name"] for row in db.execute("PRAGMA table_info(runs)")}
+            for name, definition in ADDED_RUN_COLUMNS.items():
+                if name not in present:
+                    db.execute(f"ALTER TABLE runs ADD COLUMN {name} {definition}")
             db.execute("CREATE INDEX IF NOT EXISTS jobs_by_owner ON jobs (owner)")
 
     def _connect(self) -> sqlite3.Connection:
@@ -273,11 +279,12 @@ class Store:
     # ---- runs and cached optima -------------------------------------------------------
 
     def record_run(self, kind: str, problem: dict, method: str | None, status: str | None, value, wall_time,
-                   cached: bool = False) -> None:
+                   cached: bool = False, certificate_time: float | None = None) -> None:
+        """``wall_time``: the solve's; ``certificate_time``: what its certificate took after it."""
         self._connect().execute(
-            "INSERT INTO runs (kind, problem, method, status, value, wall_time, cached, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (kind, json.dumps(problem), method, status, value, wall_time, int(cached), time.time()),
+            "INSERT INTO runs (kind, problem, method, status, value, wall_time, cached, created_at, certificate_time) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (kind, json.dumps(problem), method, status, value, wall_time, int(cached), time.time(), certificate_time),
         )
 
     def runs(self, limit: int, kind: str | None = None) -> list[dict]:

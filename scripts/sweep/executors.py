@@ -9,6 +9,7 @@ from concurrent.futures import as_completed
 
 from chessdom.processes import WorkerPool
 from chessdom.scripts.sweep.runner import run_cell
+from chessdom.scripts.sweep.warm import warm_up
 
 Finished = tuple[dict, list[dict] | Exception]
 
@@ -33,7 +34,7 @@ class LocalExecutor:
         return {"jobs": self.jobs, "scheduler": None}
 
     def run(self, specs: Sequence[dict]) -> Iterator[Finished]:
-        pool = WorkerPool(min(self.jobs, max(len(specs), 1)), preload=("chessdom.scripts.sweep.runner",))
+        pool = cell_pool(min(self.jobs, max(len(specs), 1)), kinds_of(specs))
         try:
             futures = {pool.submit(run_cell, spec): spec for spec in specs}
             for future in as_completed(futures):
@@ -47,9 +48,20 @@ class LocalExecutor:
         pass  # each run's workers end with it
 
 
+def cell_pool(size: int, kinds: tuple[str, ...]) -> WorkerPool:
+    """``size`` cell workers, each warmed up for ``kinds`` before it takes its first cell
+    (its start ends with the warm-up, so no cell waits on it with the clock running)."""
+    return WorkerPool(size, preload=("chessdom.scripts.sweep.runner",), initializer=(warm_up, (kinds,)))
+
+
+def kinds_of(specs: Sequence[dict]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(spec["kind"] for spec in specs))
+
+
 class DaskExecutor:
-    """The same cells on a ``dask.distributed`` cluster. Workers import ``run_cell`` by
-    name, so chessdom must be installed where they run."""
+    """The same cells on a ``dask.distributed`` cluster, each worker warmed up first as a
+    local one is (a worker plugin). Workers import ``run_cell`` by name, so chessdom must
+    be installed where they run."""
 
     def __init__(self, address: str):
         try:
@@ -69,6 +81,11 @@ class DaskExecutor:
     def run(self, specs: Sequence[dict]) -> Iterator[Finished]:
         from distributed import as_completed as dask_completed
 
+        from chessdom.scripts.sweep.dask_warm_up import WarmUp
+
+        if specs:
+            # Returns once every worker has warmed up; a worker that joins later warms up as it starts.
+            self.client.register_plugin(WarmUp(kinds_of(specs)))
         # pure=False: a recomputed cell must really run again, not come from the cluster's memory.
         futures = self.client.map(run_cell, list(specs), pure=False)
         spec_of = {future.key: spec for future, spec in zip(futures, specs)}

@@ -19,8 +19,9 @@ from chessdom.scripts.sweep.provenance import machine_name
 SUFFIXES = (".png", ".pdf", ".svg")
 
 METHOD_COLOURS = {
-    # Okabe & Ito's colour-blind-safe palette for the methods most figures show ...
-    "greedy": "#E69F00", "cpsat": "#0072B2", "sat": "#D55E00", "backtracking": "#009E73",
+    # Okabe & Ito's colour-blind-safe palette for the methods most figures show (SAT in its
+    # black: its vermilion sat too close to greedy's orange) ...
+    "greedy": "#E69F00", "cpsat": "#0072B2", "sat": "#000000", "backtracking": "#009E73",
     "dfs": "#CC79A7", "bfs": "#56B4E9",
     # ... and Paul Tol's muted palette for the heuristics and tie-breaks beside them.
     "astar/knight": "#117733", "astar/manhattan3": "#DDCC77", "astar/zero": "#882255", "astar/manhattan": "#AA4499",
@@ -36,6 +37,11 @@ N-Queens places queens)."""
 MAX_SIZE_TICKS = 16
 REFERENCE = "#555555"
 HOLLOW_EDGE = 1.0
+NOTE_WIDTH = 48
+"""Characters a line of a panel's note holds: a panel is about 2.5 inches of 6.5-point text."""
+DODGE = 0.05
+"""How far apart, in parts of the gap between two sizes, the methods' points are drawn:
+equal values (Warnsdorff's tie-breaks place the same nodes) stay visible side by side."""
 BASE_STYLE = {
     "font.size": 8, "axes.titlesize": 8, "axes.labelsize": 8, "legend.fontsize": 7, "figure.titlesize": 9,
     "xtick.labelsize": 7, "ytick.labelsize": 7, "lines.linewidth": 1.2, "lines.markersize": 4,
@@ -54,7 +60,8 @@ class Panel:
     its gap) labelled ``best``.
     ``limit`` names a spec field drawn as a line (the node limit); ``piece`` is the marker
     of a kind whose records name no piece; ``cut_off`` tells a record stopped by a limit,
-    drawn hollow; ``facet`` titles a piece and variant."""
+    drawn hollow; ``facet`` titles a piece and variant. ``measured`` tells the records
+    the medians take, and ``left_out`` says in the legend what the others are."""
 
     field: str
     label: str
@@ -64,6 +71,8 @@ class Panel:
     piece: str | None = None
     cut_off: Callable[[dict], bool] = lambda record: False
     facet: Callable[[str | None, str | None], str] = lambda piece, variant: ""
+    measured: Callable[[dict], bool] = lambda record: True
+    left_out: str | None = None
 
 
 def check_style(styles: tuple[str, ...]) -> None:
@@ -90,20 +99,23 @@ def build(records: list[dict], panel: Panel, meta: dict):
     _matplotlib()
     from matplotlib.figure import Figure
 
+    shown = [record for record in records if panel.measured(record)]
     facets = list(dict.fromkeys((record.get("piece"), record.get("variant")) for record in records))
     pieces = list(dict.fromkeys(piece for piece, _ in facets))
     variants = list(dict.fromkeys(variant for _, variant in facets))
     boards = list(dict.fromkeys((record["rows"], record["cols"]) for record in records))
     square = all(rows == cols for rows, cols in boards)
     # Square sweeps read against n; others against each board in sweep order, labelled rows×cols.
-    x_of = (lambda record: record["rows"]) if square else (lambda record: boards.index((record["rows"],
-                                                                                        record["cols"])))
+    position = (lambda record: record["rows"]) if square else (lambda record: boards.index((record["rows"],
+                                                                                            record["cols"])))
+    x_of = _dodged(position, [position(record) for record in records],
+                   list(dict.fromkeys(record["method"] for record in records)))
     width = 0.6 + 2.5 * len(variants) + 1.9
     figure = Figure(figsize=(width, 0.5 + 3.3 * len(pieces)), layout="constrained")
     grid = figure.subfigures(len(pieces), len(variants), squeeze=False)
     shared: dict = {}
     for (piece, variant), subfigure in zip(facets, (grid[pieces.index(p)][variants.index(v)] for p, v in facets)):
-        chosen = [record for record in records if (record.get("piece"), record.get("variant")) == (piece, variant)]
+        chosen = [record for record in shown if (record.get("piece"), record.get("variant")) == (piece, variant)]
         time_axes, panel_axes = subfigure.subplots(2, 1)
         subfigure.suptitle(panel.facet(piece, variant))
         # One x axis for all and one time axis for all. The kind's measure keeps its own
@@ -137,10 +149,21 @@ def build(records: list[dict], panel: Panel, meta: dict):
             panel_axes.set_xticks([rows for rows, _ in boards])
         else:
             panel_axes.xaxis.get_major_locator().set_params(integer=True)
-    figure.legend(handles=_legend(records, panel, pieces), loc="outside right upper", frameon=False)
+    figure.legend(handles=_legend(records, panel, pieces, left_out=len(shown) < len(records)),
+                  loc="outside right upper", frameon=False)
     # About 20 characters of 6-point text fit in an inch; wrapped, the footer is never cut off.
     figure.supxlabel(textwrap.fill(_footer(meta), int(width * 20)), fontsize=6, color="grey")
     return figure
+
+
+def _dodged(position, xs: list, methods: list[str]):
+    """``x_of(record)``: its size's position, moved sideways by its method's place among
+    ``methods`` (a ``DODGE`` of the smallest gap between sizes a step)."""
+    places = sorted(set(xs))
+    gap = min((b - a for a, b in zip(places, places[1:])), default=1)
+    middle = (len(methods) - 1) / 2
+    offset = {method: (index - middle) * DODGE * gap for index, method in enumerate(methods)}
+    return lambda record: position(record) + offset.get(record["method"], 0)  # the best value: undodged
 
 
 def _time_axes(axes, records: list[dict], panel: Panel, x_of, marker: str) -> None:
@@ -162,10 +185,15 @@ def _panel_axes(axes, records: list[dict], panel: Panel, x_of, marker: str) -> N
             xs, ys, _ = zip(*points)
             axes.plot(xs, ys, color="#bbbbbb", linewidth=4, solid_capstyle="round", zorder=1)
         # Drawn: the methods that miss the best value somewhere, and any value where no best is
-        # known (a model stopped by its time limit before proving an optimum).
+        # known (a model stopped by its time limit before proving an optimum); the others are
+        # named, so that a panel showing the best value alone says why.
         missing = {record["method"] for record in records
                    if record.get("gap") or (record.get("gap") is None and record.get(panel.field) is not None)}
         chosen = [record for record in records if record["method"] in missing]
+        always = [method for method in dict.fromkeys(record["method"] for record in records) if method not in missing]
+        if always:  # above the panel, clear of its data
+            axes.set_title(textwrap.fill(f"{_and(always)}: the {panel.best} at every size", NOTE_WIDTH),
+                           loc="left", fontsize=6.5, color=REFERENCE)
     for method, points in _medians(chosen, panel.field, x_of, panel.cut_off).items():
         _plot(axes, points, method, marker)
     if panel.limit:
@@ -205,13 +233,17 @@ def _medians(records: list[dict], field: str, x_of, cut_off) -> dict[str, list[t
     }
 
 
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def _several_per_size(records: list[dict]) -> bool:
     sizes = [(record["rows"], record["cols"], record.get("piece"), record.get("variant"), record["method"])
              for record in records]
     return len(sizes) != len(set(sizes))
 
 
-def _legend(records: list[dict], panel: Panel, pieces: list) -> list:
+def _legend(records: list[dict], panel: Panel, pieces: list, left_out: bool = False) -> list:
     from matplotlib.lines import Line2D
 
     handles = [Line2D([], [], color=METHOD_COLOURS.get(method, "grey"), label=method)
@@ -231,6 +263,8 @@ def _legend(records: list[dict], panel: Panel, pieces: list) -> list:
     if any(panel.cut_off(record) for record in records):
         handles.append(Line2D([], [], linestyle="none", marker="o", color="black", markerfacecolor="white",
                               markeredgewidth=HOLLOW_EDGE, label="stopped by a limit"))
+    if left_out and panel.left_out:
+        handles.append(Line2D([], [], linestyle="none", label=textwrap.fill(panel.left_out, 28)))
     return handles
 
 

@@ -18,6 +18,11 @@ from chessdom.scripts.sweep.records import cell_of
 
 PACKAGES = ("chessdom", "ortools", "python-sat")
 
+WARM_UP_SECONDS: dict[str, float] = {}
+"""Per kind, what warming this process up took before it timed its first cell of that
+kind (written by :func:`chessdom.scripts.sweep.warm.warm_up`); a one-time cost kept out
+of every cell's ``seconds``."""
+
 CHECKOUT = Path(__file__).resolve().parents[2]
 """The repository root when chessdom runs from a checkout (``scripts/sweep/`` lives two
 folders below it); inside site-packages this is the installed package instead."""
@@ -70,12 +75,14 @@ def _cpu_model() -> str:
 
 def stamped(run):
     """``run(spec)`` whose records each say when, where and with which versions the cell
-    was timed. Applied where the cell runs, so a Dask worker stamps its own machine."""
+    was timed, and how long its process warmed up first (``None``: it did not). Applied
+    where the cell runs, so a Dask worker stamps its own machine."""
 
     @functools.wraps(run)
     def run_stamped(spec: dict) -> list[dict]:
         records = run(spec)
-        stamp = {"timed_at": _now(), **machine(), "revision": revision(), "versions": versions()}
+        stamp = {"timed_at": _now(), **machine(), "revision": revision(), "versions": versions(),
+                 "warm_up_seconds": WARM_UP_SECONDS.get(spec["kind"])}
         return [{**record, **stamp} for record in records]
 
     return run_stamped

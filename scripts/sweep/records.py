@@ -14,8 +14,9 @@ RECORD_FIELDS = (
 CELL_FIELDS = ("kind", "piece", "variant", "rows", "cols", "start", "instance")
 """The fields that tell the cells of a sweep apart (a cell has one record per method)."""
 
-STAMP_FIELDS = ("timed_at", "host", "cpu", "cores", "revision", "versions")
-"""When, where and with which code a cell was timed (``provenance.stamped``)."""
+STAMP_FIELDS = ("timed_at", "host", "cpu", "cores", "revision", "versions", "warm_up_seconds")
+"""When, where and with which code a cell was timed, and how long its worker warmed up
+before it timed anything (``provenance.stamped``)."""
 
 TIMING_FIELDS = ("seconds", *STAMP_FIELDS)
 """Fields that depend on the machine, its load and the day; everything else is reproducible."""

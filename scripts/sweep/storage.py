@@ -28,9 +28,10 @@ CREATE TABLE IF NOT EXISTS sweep_cells (
 )
 """
 
-RECORD_FORMAT = 2
-"""Bumped when records gain fields that old stored cells lack (2: the timing stamp), so
-that those cells are computed again rather than shown without them."""
+RECORD_FORMAT = 3
+"""Bumped when records gain fields that old stored cells lack (2: the timing stamp; 3: the
+worker's warm-up, before which a worker's first cell was timed with its one-time costs),
+so that those cells are computed again rather than shown without them."""
 
 
 def default_directory() -> Path:

@@ -4,9 +4,11 @@ models and searches, with errors that name the argument at fault."""
 from __future__ import annotations
 
 import re
+import time
 
 from chessdom.chessboard import PLACEMENT_VARIANTS, Board, BoardError, NQueensResult, Piece, PlacementProblem, PlacementResult
 from chessdom import models, native_search
+from chessdom.processes import run_killable
 
 NQUEENS_METHODS = ("backtracking", "cpsat")
 
@@ -122,9 +124,12 @@ def solve_nqueens(
     size : n, the side of the board and the number of queens.
     mode : ``first`` or ``count``.
     method : ``backtracking`` (seed 002's search; bitmask backtracking for counts) or
-        ``cpsat``, which also counts up to symmetry and honours ``time_limit``.
+        ``cpsat``, which also counts up to symmetry.
     up_to_symmetry : with backtracking and mode ``count``, also count classes under the
         board's eight symmetries.
+    time_limit : seconds, for either method; ``None`` for none. CP-SAT stops itself;
+        backtracking, which cannot be interrupted, runs in a child process killed at the
+        limit. A search the limit stopped returns ``solution`` and ``count`` ``None``.
 
     Raises
     ------
@@ -134,12 +139,25 @@ def solve_nqueens(
     _choice("method", method, NQUEENS_METHODS)
     if isinstance(size, bool) or not isinstance(size, int) or size < 1:
         raise ValueError(f"size: must be a positive integer, got {size!r}")
+    if time_limit is not None and not time_limit > 0:
+        raise ValueError(f"time_limit: must be positive, got {time_limit!r}")
     if method == "cpsat":
         if size > models.NQUEENS_MAX_SIZE:
             raise ValueError(f"size: CP-SAT takes boards up to {models.NQUEENS_MAX_SIZE}, got {size}")
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError(f"time_limit: must be positive, got {time_limit!r}")
         return models.solve_nqueens(size, mode=mode, time_limit=time_limit)
+    if time_limit is None:
+        return next(_nqueens_backtracking(size, mode, up_to_symmetry))[0]
+    began = time.perf_counter()
+    events, finished = run_killable(_nqueens_backtracking, (size, mode, up_to_symmetry), time_limit)
+    if finished:
+        return events[0][0]
+    return NQueensResult(size=size, method=method, solution=None, count=None, up_to_symmetry=None, nodes=None,
+                         wall_time=time.perf_counter() - began, verified=False)
+
+
+def _nqueens_backtracking(size: int, mode: str, up_to_symmetry: bool):
+    """The backtracking answer as the one event of a generator, as ``run_killable`` takes it."""
     if mode == "count":
-        return native_search.nqueens_count(size, up_to_symmetry=up_to_symmetry)
-    return native_search.nqueens_first(size)
+        yield (native_search.nqueens_count(size, up_to_symmetry=up_to_symmetry),)
+    else:
+        yield (native_search.nqueens_first(size),)

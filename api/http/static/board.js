@@ -93,10 +93,10 @@ function centre(name, rows) {
 /**
  * Draw a board into ``svg`` (replacing what was there). ``view`` holds:
  *   rows, cols; pieces: [{square, piece, tone}] (tone: "", "enemy", "conflict", "current");
- *   shade: Map name → class ("covered", "enemy-covered", "expanded", "blocked", "removed",
+ *   shade: Map name → class ("covered", "new", "enemy-covered", "expanded", "blocked", "removed",
  *   "undominated"); labels: Map name → text (tour move numbers); path: [names] drawn as a
  *   line; badges: Map name → {text, chosen} (accessibility numbers, in a corner);
- *   marks: Map name → class ("goal", "start", "hint"); interactive: makes squares
+ *   marks: Map name → class ("goal", "start", "hint", "tied"); interactive: makes squares
  *   focusable gridcells named by ``describe(name)``.
  */
 export function drawBoard(svg, view) {
@@ -169,8 +169,8 @@ export function legendEntries(view) {
   const used = new Set([...(view.shade?.values() ?? []), ...(view.marks?.values() ?? [])]);
   if (view.badges?.size) used.add("access");
   for (const { tone } of view.pieces ?? []) if (tone) used.add(tone);
-  return ["covered", "enemy-covered", "undominated", "blocked", "expanded", "removed", "start", "goal", "hint",
-    "access", "current", "conflict"].filter((kind) => used.has(kind));
+  return ["new", "covered", "enemy-covered", "undominated", "blocked", "expanded", "removed", "start", "goal", "hint",
+    "tied", "access", "current", "conflict"].filter((kind) => used.has(kind));
 }
 
 /** Move the drawn focus ring onto ``name`` (or hide it). SVG has no outline that shows

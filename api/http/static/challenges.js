@@ -7,6 +7,7 @@ import { ApiError, callApi, saved } from "./api.js";
 import { GLYPHS, coverage, drawBoard, parseSquare, showFocusRing, squareName } from "./board.js";
 import { formatNumber, onLanguageChange, pieceWords, t } from "./i18n.js";
 import { drawLegend } from "./legend.js";
+import { proofText } from "./proofs.js";
 
 const MOVES = {
   ArrowUp: [1, 0], ArrowDown: [-1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1],
@@ -90,10 +91,14 @@ export async function setUpChallenges() {
     }));
   };
 
+  /** Show ``key``; a parameter given as a function is worded anew in each language (a proof). */
   const say = (key, params = {}, tone = "") => {
     shown = key ? { key, params, tone } : null;
     message.className = `message ${tone}`;
-    message.textContent = key ? t(key, params) : "";
+    const worded = Object.fromEntries(Object.entries(params).map(([name, value]) => [
+      name, typeof value === "function" ? value() : value,
+    ]));
+    message.textContent = key ? t(key, worded) : "";
     if (key === "solved" && solved.size === puzzles.length) message.textContent += ` ${t("all_solved")}`;
   };
 
@@ -152,6 +157,8 @@ export async function setUpChallenges() {
         if (!asked.free) solved.add(asked.id);
         saved.update({ solved: [...solved] });
         serverLine.textContent = "";
+        hinted = null; // solved: the hint has done its work
+        render();
         say("solved", {}, "ok");
         renderList();
       } else if (asked.rule !== "independence" && !check.dominating) {
@@ -183,7 +190,7 @@ export async function setUpChallenges() {
     const maximum = asked.rule === "independence";
     if (result.optimal && (maximum ? result.value < asked.goal : result.value > asked.goal)) {
       say(maximum ? "impossible_more" : "impossible_fewer",
-        { goal: asked.goal, value: result.value, proof: result.proof ?? "" }, "warn");
+        { goal: asked.goal, value: result.value, proof: () => proofText(result.proof) ?? "" }, "warn");
       return null;
     }
     return result;
@@ -200,7 +207,8 @@ export async function setUpChallenges() {
     const missing = result.placement.filter((square) => !squares.includes(square)).sort((a, b) => gain(b) - gain(a));
     hinted = missing[0] ?? null;
     render();
-    if (hinted) say("hint_square", { square: hinted, piece: t(`piece_${puzzle.piece}`) }, "ok");
+    const { piece } = puzzle;
+    if (hinted) say("hint_square", { square: hinted, piece: () => t(`piece_${piece}`) }, "ok");
     else say("hint_done", {}, "ok");
   };
 
@@ -214,8 +222,10 @@ export async function setUpChallenges() {
     render();
     serverLine.textContent = "";
     const used = placements[puzzle.id].length;
-    const proof = result.optimal && result.proof ? t(maximum ? "solution_proof_max" : "solution_proof", { proof: result.proof }) : "";
-    say("solution_shown", { count: used, ...pieceWords(puzzle.piece, used), proof }, "ok");
+    const proof = () => (result.optimal && result.proof
+      ? t(maximum ? "solution_proof_max" : "solution_proof", { proof: proofText(result.proof) }) : "");
+    const { piece } = puzzle;
+    say("solution_shown", { count: used, pieces: () => pieceWords(piece, used).pieces, proof }, "ok");
   };
 
   const toggle = (name) => {

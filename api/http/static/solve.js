@@ -4,7 +4,9 @@
 import { ApiError, callApi, saved } from "./api.js";
 import { coverage, drawBoard } from "./board.js";
 import { formatNumber, formatSeconds, onLanguageChange, pieceWords, statusText, t } from "./i18n.js";
+import { newlyCovered, tiedSquares } from "./greedy.js";
 import { drawLegend } from "./legend.js";
+import { proofText } from "./proofs.js";
 import { Player, stateAfter } from "./replay.js";
 
 const PIECE_WORDS = {
@@ -12,6 +14,7 @@ const PIECE_WORDS = {
   "királynő": "queen", "vezér": "queen", "bástya": "rook", "futó": "bishop", "huszár": "knight", "király": "king",
 };
 const PLACEMENT = new Set(["domination", "independence"]);
+const MAX_DRAWN_SIDE = 64; // the form's own limit; a refused larger size draws the default board
 
 function value(id) {
   return document.getElementById(id).value;
@@ -95,6 +98,14 @@ function pathScenery(view, request) {
   for (const goal of request.goals) view.marks.set(goal, "goal");
 }
 
+/** Seed 002's lesson in a greedy step: the squares the new piece covers that nothing
+ * covered before, and the squares that offered as many as the one it took. */
+function greedyStep(view, piece, squares, event) {
+  const before = squares.filter((square) => square !== event.square);
+  for (const square of newlyCovered(piece, before, event.square, view.rows, view.cols)) view.shade.set(square, "new");
+  for (const square of tiedSquares(event, piece, before, view.rows, view.cols)) view.marks.set(square, "tied");
+}
+
 /** The board after ``position`` steps of the trace (``page`` holds them), or the final
  * answer at its end. */
 function viewOf(problem, request, result, position, page, total) {
@@ -112,6 +123,7 @@ function viewOf(problem, request, result, position, page, total) {
     const piece = result.problem?.piece ?? request.piece;
     const squares = replaying ? state.placed : result.placement ?? [];
     for (const square of squares) view.pieces.push({ square, piece, tone: square === state?.current ? "current" : "" });
+    if (state?.event?.event === "place") greedyStep(view, piece, squares, state.event);
     shadeCovered(view, piece, squares);
   } else if (problem === "nqueens") {
     const queens = replaying ? state.placed : result.solution ?? [];
@@ -169,7 +181,7 @@ function statsOf(problem, result, steps) {
     add("stat_lower_bound", result.lower_bound ?? t("none"));
     add("stat_upper_bound", result.upper_bound ?? t("none"));
     add("stat_optimal", yesNo(result.optimal));
-    add("stat_proof", result.proof ?? t("none"));
+    add("stat_proof", proofText(result.proof) ?? t("none"));
     add("stat_verified", yesNo(result.verified));
     if (result.solver) add("stat_solver", `${result.solver.name} ${result.solver.version ?? ""}`.trim());
     const literature = result.literature;
@@ -219,7 +231,7 @@ function greedySummary(problem, result) {
     greedy: `${formatNumber(greedy)} ${words.pieces}`,
     greedy_acc: `${formatNumber(greedy)} ${words.acc}`,
     value: formatNumber(result.value),
-    proof: result.proof ? t("greedy_proof", { proof: result.proof }) : "",
+    proof: result.proof ? t("greedy_proof", { proof: proofText(result.proof) }) : "",
   };
   if (problem === "independence") return t("greedy_independence", params);
   return t(result.optimal ? "greedy_vs_optimum" : "greedy_vs_best", params);
@@ -267,6 +279,16 @@ export function setUpSolve(kinds, onRun) {
     optimum.querySelector("figcaption").textContent = greedySummary(problem, result);
   };
   const player = new Player(document.getElementById("player"), draw);
+
+  /** An empty board where no answer is: before the first run, and after a refused one
+   * (the last answer's board beside an empty Result panel would read as this one's). */
+  const drawBlank = ({ rows, cols }) => {
+    const drawable = [rows, cols].every((side) => Number.isInteger(side) && side >= 1 && side <= MAX_DRAWN_SIDE);
+    const view = drawable ? { rows, cols } : { rows: 8, cols: 8 };
+    drawBoard(svg, view);
+    drawLegend(legend, {});
+    svg.setAttribute("aria-label", t("board_label", view));
+  };
 
   /** A field applies to the chosen problem (``data-problems``) and to the choices made in
    * the fields before it (``data-when="control=value …"``; a condition on a field that
@@ -335,6 +357,7 @@ export function setUpSolve(kinds, onRun) {
       optimum.hidden = true;
       player.load([], 0);
       showStats();
+      drawBlank(boardOf(problem, request));
       say("", "warn");
       message.textContent = error instanceof ApiError ? error.describe() : String(error);
       said = { error };
@@ -357,6 +380,5 @@ export function setUpSolve(kinds, onRun) {
   if (settings.speed) document.getElementById("speed").value = settings.speed;
   showFields();
   say("no_result");
-  drawBoard(svg, { rows: 8, cols: 8 });
-  drawLegend(legend, {});
+  drawBlank({ rows: 8, cols: 8 });
 }

@@ -166,5 +166,15 @@ def witness_problem(problem: dict, squares: list[str]) -> str | None:
             for f in range(cols):
                 own = (r, f) in placed and objective != "total_domination"
                 if not own and not any(attacks(piece, r - pr, f - pf) for pr, pf in placed):
-                    return f"the witness leaves a square of rank {r + 1}, file {f + 1} undominated"
+                    return f"the witness leaves {_square_name(r, f)} undominated"
     return None
+
+
+def _square_name(rank: int, file: int) -> str:
+    """``h5`` for rank 4, file 7 (both from 0): the inverse of the names read above."""
+    letters = ""
+    file += 1
+    while file:
+        file, letter = divmod(file - 1, 26)
+        letters = chr(ord("a") + letter) + letters
+    return f"{letters}{rank + 1}"

@@ -6,9 +6,10 @@ import argparse
 import sys
 
 from chessdom import library, models, native_search
-from chessdom.chessboard import parse_square
+from chessdom.chessboard import Board, Piece, parse_square, parse_squares
 
 from chessdom.cli.arguments import (
+    UsageError,
     add_board,
     add_json,
     add_trace,
@@ -48,7 +49,8 @@ def _tour(args: argparse.Namespace) -> int:
         print(diagram(board, path=result.squares))
     if result.reason:
         print(f"reason: {result.reason}")
-    print(f"nodes: {result.nodes}  verified: {result.verified}  wall time: {result.wall_time:.3f} s")
+    verified = f"verified: {result.verified}  " if result.squares is not None else ""
+    print(f"nodes: {result.nodes}  {verified}wall time: {result.wall_time:.3f} s")
     return 0
 
 
@@ -95,12 +97,21 @@ def _path(args: argparse.Namespace) -> int:
     if result.found:
         optimal = "shortest" if result.optimal else "not proved shortest"
         print(f"knight path on the {board}: {result.length} moves, {optimal} ({result.method}{heuristic})")
-        print(diagram(board, path=[parse_square(board, name) for name in result.path]))
+        print(diagram(board, path=[parse_square(board, name) for name in result.path], **_scenery(board, blocked, enemies)))
         print(f"path: {' '.join(result.path)}")
     else:
         print(f"knight path on the {board}: unreachable ({result.method}{heuristic})")
     print(f"squares expanded: {result.nodes_expanded}  wall time: {result.wall_time:.3f} s")
     return 0
+
+
+def _scenery(board, blocked: list[int], enemies: list[tuple[str, int]]) -> dict:
+    """What the knight must avoid, for the diagram: blocked squares, the enemies, and the
+    squares they attack as the search forbids them (a slider stops at another enemy)."""
+    forbidden = native_search.forbidden_squares(board, blocked, enemies)
+    pieces = [(Piece(piece), square) for piece, square in enemies]
+    return {"blocked": blocked, "enemies": pieces,
+            "forbidden": sorted(forbidden - set(blocked) - {square for _, square in pieces})}
 
 
 def add_path(commands) -> None:
@@ -130,6 +141,7 @@ def add_path(commands) -> None:
 
 
 def _nqueens(args: argparse.Namespace) -> int:
+    _within_service_limits(args)
     result = library.solve_nqueens(
         args.size, mode=args.mode, method=args.method, up_to_symmetry=args.up_to_symmetry, time_limit=args.time_limit
     )
@@ -139,8 +151,50 @@ def _nqueens(args: argparse.Namespace) -> int:
             answer["trace"] = native_search.nqueens_trace(args.size)
         print_json(answer)
     else:
-        print(result)
+        print(_nqueens_text(result, args))
     return 0
+
+
+def _within_service_limits(args: argparse.Namespace) -> None:
+    """Without --time-limit, the sizes the service takes: those measured to finish in
+    seconds. Past them a search may run for hours, so it needs a limit to stop it."""
+    if args.time_limit is not None:
+        return
+    limits = []
+    if args.mode == "count":
+        limits.append(("counting", native_search.NQUEENS_MAX_COUNT, ""))
+    if args.up_to_symmetry:
+        limits.append(("counting up to symmetry", native_search.NQUEENS_MAX_CLASSES, ""))
+    if args.mode == "first" and args.method == "backtracking":
+        limits.append(("plain backtracking", native_search.NQUEENS_MAX_FIRST, "use --method cpsat, or "))
+    for what, limit, advice in limits:
+        if args.size > limit:
+            raise UsageError(f"argument N: without --time-limit, {what} is limited to N ≤ {limit} (as in the "
+                             f"service); {advice}give --time-limit S to try N = {args.size} for S seconds")
+
+
+def _nqueens_text(result, args: argparse.Namespace) -> str:
+    within = f" within the time limit of {args.time_limit:g} s" if args.time_limit is not None else ""
+    if args.mode == "count" and result.count is None:
+        lines = [f"{result.size} queens by {result.method}: the count did not finish{within}"]
+    elif args.mode == "first" and result.solution is None:
+        # Backtracking that ran to its end tried every placement; CP-SAT may have been stopped.
+        proved = args.method == "backtracking" and result.nodes is not None
+        lines = [f"{result.size} queens by {result.method}: no solution"
+                 + (" exists (every placement tried)" if proved else f" found{within}")]
+    else:
+        lines = [result.summary()]
+    if result.solution is not None:
+        board = Board.square(result.size)
+        lines.append(diagram(board, piece=Piece.QUEEN, squares=parse_squares(board, result.solution)))
+    numbers = [f"nodes: {result.nodes}"] if result.nodes is not None else []
+    if result.solution is not None:
+        numbers.append(f"verified: {result.verified}")
+    elif result.count is not None:
+        numbers.append("(a count has no placement for the checker to verify)")
+    numbers.append(f"wall time: {result.wall_time:.3f} s")
+    lines.append("  ".join(numbers))
+    return "\n".join(lines)
 
 
 def add_nqueens(commands) -> None:
@@ -158,7 +212,9 @@ def add_nqueens(commands) -> None:
     parser.add_argument("--up-to-symmetry", action="store_true",
                         help="with --mode count: also count classes under the board's symmetries")
     parser.add_argument("--time-limit", type=positive_float, default=None, metavar="S",
-                        help="seconds, for cpsat (default: none)")
+                        help="seconds, for either method (default: none, and then the service's size limits: "
+                             f"counts up to N = {native_search.NQUEENS_MAX_COUNT}, plain backtracking up to "
+                             f"N = {native_search.NQUEENS_MAX_FIRST})")
     add_trace(parser)
     add_json(parser, "POST /nqueens")
     parser.set_defaults(handler=_nqueens)

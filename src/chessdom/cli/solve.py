@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
+import tempfile
 import time
 from pathlib import Path
 
@@ -68,7 +70,7 @@ def _certificate(result, directory: Path, time_limit: float | None, max_proof_mb
     except CertificateUnavailable as reason:
         return {"certificate": None, "certificate_unavailable": str(reason)}
     except OSError as error:
-        raise UsageError(f"argument --certify: {error.strerror or error}: {error.filename or directory}") from None
+        raise UsageError(f"argument --certify: cannot write {directory}: {error.strerror or error}") from None
     check = dict(manifest["check"])
     return {
         "certificate": {"directory": str(directory), "claim": manifest["claim"], "checked": check.pop("checked"),
@@ -78,10 +80,21 @@ def _certificate(result, directory: Path, time_limit: float | None, max_proof_mb
 
 
 def _check_empty_directory(path: Path, argument: str) -> None:
+    """Before the solve: ``path`` is an empty directory, or one that can be made (a
+    folder is made and removed to find out, as permissions alone do not tell, e.g. in /proc)."""
     if path.exists() and not path.is_dir():
         raise UsageError(f"argument {argument}: {path} is not a directory")
-    if path.is_dir() and any(path.iterdir()):
-        raise UsageError(f"argument {argument}: {path} is not empty")
+    if path.is_dir():
+        if any(path.iterdir()):
+            raise UsageError(f"argument {argument}: {path} is not empty")
+        return
+    parent = next(folder for folder in path.absolute().parents if folder.exists())
+    if not parent.is_dir():
+        raise UsageError(f"argument {argument}: cannot create {path}: {parent} is not a directory")
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=f".{path.name}.", dir=parent))
+    except OSError as error:
+        raise UsageError(f"argument {argument}: cannot create {path}: {error.strerror}") from None
 
 
 @contextlib.contextmanager
