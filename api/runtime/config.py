@@ -58,6 +58,10 @@ class Settings:
     scheduler: str | None = None
     """A Dask scheduler address (tcp://HOST:PORT): placement jobs run their SAT queries as
     cube-and-conquer on that cluster (issue 13)."""
+    max_proof_bytes: int = 128 * 1024 * 1024
+    """The largest DRAT proof a certificate keeps in one file; past it the refutation is
+    split into cubes, each under it (the checker holds a proof in memory at 11–15× its
+    size, so this bounds a check's memory)."""
 
     @classmethod
     def from_env(cls, **overrides) -> Settings:
@@ -68,6 +72,7 @@ class Settings:
         values["data_dir"] = data_dir_from_env()
         for name, kind in (
             ("solver_slots", int), ("max_queued_jobs", int), ("max_body_bytes", int), ("retention_days", float),
+            ("max_proof_bytes", int),
         ):
             key = f"CHESSDOM_{name.upper()}"
             if key in env:
