@@ -35,10 +35,12 @@ from chessdom.models.certificates.formula import PlainFormula, plain_formula
 from chessdom.models.certificates.manifest import Evidence, bundle_entries, manifest_of, write_manifest
 from chessdom.models.certificates.prover import log_proof
 
-MAX_PROOF_BYTES = 128 * 1024 * 1024
-"""dratify peaks at about 11–15× the proof's size (measured: 893 MB for the 59 MB proof
-of γ(Q_12) > 5), so 128 MiB keeps a check under about 2 GB; a cube bundle keeps each of
-its proofs under the same limit."""
+MAX_PROOF_BYTES = 32 * 1024 * 1024
+"""Past this one proof is split into cubes, each cube's proof under it. dratify's forward
+check costs more than linearly in a proof's size: measured (CPU seconds, native engine),
+14 MB of γ(Q_12) ≤ 5 in 7.5 s and γ(Q_13) ≤ 6's 84 cube proofs, 100 MB of them up to 32 MB
+each, in 58 s (0.6 s a MB), but its one 146 MB proof not in 330 s; and dratify peaks at
+11–15× a proof's size in memory, so 32 MiB keeps a check under about 0.5 GB."""
 MAX_SQUARES = 1024
 """Larger boards are not certified: their formulas take seconds to build, uninterruptibly,
 and the plain formula's refutations are out of reach long before."""

@@ -12,7 +12,9 @@ all be listed, and each could be extended).
 
 from __future__ import annotations
 
-from chessdom.certificates.contract import attacks, parse_squares, placement_problem, validate_problem
+from functools import lru_cache
+
+from chessdom.certificates.contract import attacks, parse_squares, validate_problem
 
 Square = tuple[int, int]
 
@@ -70,20 +72,34 @@ def expand(problem: dict, value: int, enumeration: dict) -> list[list[int]]:
     return [sorted(r * cols + f + 1 for r, f in placement) for placement in seen]
 
 
+@lru_cache(maxsize=8)
+def _attacked(rows: int, cols: int, piece: str) -> dict[Square, frozenset[Square]]:
+    """The squares each square's piece attacks, by :func:`~.contract.attacks` (computed once
+    per board: a count lists thousands of placements)."""
+    squares = [(r, f) for r in range(rows) for f in range(cols)]
+    return {(r, f): frozenset((rr, ff) for rr, ff in squares if attacks(piece, rr - r, ff - f)) for r, f in squares}
+
+
 def _check_placement(problem: dict, value: int, placement: frozenset[Square], objective: str) -> None:
+    rows, cols, piece, _ = validate_problem(problem)
     name = " ".join(sorted(f"{_file_name(f)}{r + 1}" for r, f in placement))
     if len(placement) != value:
         raise EnumerationError(f"{name} has {len(placement)} pieces, not {value}")
-    reason = placement_problem(problem, set(placement))
-    if reason is not None:
-        raise EnumerationError(f"{name}: {reason}")
-    if objective == "independence":
-        rows, cols, piece, _ = validate_problem(problem)
-        for r in range(rows):
-            for f in range(cols):
-                if (r, f) not in placement and not any(attacks(piece, r - pr, f - pf) for pr, pf in placement):
-                    raise EnumerationError(f"{name} is not maximal: a piece on {_file_name(f)}{r + 1} attacks "
-                                           f"none of it")
+    attacked = _attacked(rows, cols, piece)
+    covered = frozenset().union(*(attacked[square] for square in placement))
+    if objective in ("independent_domination", "independence") and covered & placement:
+        raise EnumerationError(f"{name}: two pieces attack each other")
+    if objective != "independence":
+        own = placement if objective != "total_domination" else frozenset()
+        for square in attacked:
+            if square not in own and square not in covered:
+                raise EnumerationError(f"{name}: the square {_file_name(square[1])}{square[0] + 1} is left "
+                                       f"undominated")
+    else:
+        for square in attacked:
+            if square not in placement and square not in covered:
+                raise EnumerationError(f"{name} is not maximal: a piece on {_file_name(square[1])}{square[0] + 1} "
+                                       f"attacks none of it")
 
 
 def _file_name(file: int) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from chessdom import library, models
 from chessdom.chessboard import PLACEMENT_VARIANTS, Piece
+from chessdom.models.certificates import MAX_PROOF_BYTES
 from chessdom.processes import WorkerPool
 
 from chessdom.cli.arguments import UsageError, add_board, add_json, integer, positive_float, print_json
@@ -162,7 +163,7 @@ def add_solve(commands) -> None:
                              "proof.drat (or cubes.txt, cube proofs and a cover proof), checked by the independent "
                              "checker; with --count, also a certificate of the count and its classes into DIR-count; "
                              "exit status 1 when one is not made")
-    parser.add_argument("--max-proof-mb", type=integer(1), default=128, metavar="MB",
+    parser.add_argument("--max-proof-mb", type=integer(1), default=MAX_PROOF_BYTES // 2**20, metavar="MB",
                         help="with --certify: split a refutation into cubes when one proof would grow past this, "
                              "each cube's proof under it; default %(default)s")
     parser.add_argument("--representatives", metavar="FILE",
