@@ -175,10 +175,7 @@ def test_a_consistently_raised_optimum_is_rejected_by_its_witness_and_formula(qu
     manifest["claim"] = manifest["claim"].replace("no 3 ", "no 4 ")
     (queens7 / "manifest.json").write_text(json.dumps(manifest))
     verdict = check_certificate(queens7)
-    assert not verdict.ok and verdict.reason.startswith("witness: the witness has 4 pieces, not 5")
-    manifest["witness"].append(next(name for name in ("a1", "b1", "c1") if name not in manifest["witness"]))
-    (queens7 / "manifest.json").write_text(json.dumps(manifest))
-    assert check_certificate(queens7).reason.startswith("rebuilt formula")
+    assert not verdict.ok and verdict.reason.startswith("rebuilt formula")
 
 
 def test_a_manifest_whose_words_overstate_the_proof_is_rejected(queens7):

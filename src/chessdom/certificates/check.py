@@ -153,7 +153,7 @@ def _check(directory: Path, engine: str, executor: Executor | None, verdict: Ver
         verdict.fail("manifest", f"unreadable: {type(error).__name__}: {error}")
         return
     verdict.steps["manifest"] = True
-    steps = (_bound_and_claim, _hashes, _placements, _rebuilt_formula, _refutations)
+    steps = (_bound_and_claim, _hashes, _placements, _rebuilt_formula, _witness, _refutations)
     context: dict = {"directory": directory, "engine": engine, "executor": executor}
     for step in steps:
         if not step(read, context, verdict):
@@ -222,23 +222,30 @@ def _plain_name(name) -> str:
 
 
 def _placements(read: _Read, context: dict, verdict: Verdict) -> bool:
+    """An enumeration's placements, expanded from its representatives and checked; they
+    are the formula's blocked ones (a certificate of a bound blocks none)."""
+    context["blocked"] = ()
     if read.enumeration is None:
-        step = "witness"
-        witness = read.manifest.get("witness", [])
-        reason = witness_problem(read.problem, witness)
-        if reason is None and len(witness) != read.value:
-            reason = f"the witness has {len(witness)} pieces, not {read.value}"
-        context["blocked"] = ()
-    else:
-        step = "placements"
-        try:
-            context["blocked"] = expand(read.problem, read.value, read.enumeration)
-            reason = None
-        except EnumerationError as error:
-            reason = str(error)
+        return True
+    try:
+        context["blocked"] = expand(read.problem, read.value, read.enumeration)
+    except EnumerationError as error:
+        return not verdict.fail("placements", str(error))
+    verdict.steps["placements"] = True
+    return True
+
+
+def _witness(read: _Read, context: dict, verdict: Verdict) -> bool:
+    """A certificate of a bound shows a placement achieving it."""
+    if read.enumeration is not None:
+        return True
+    witness = read.manifest.get("witness", [])
+    reason = witness_problem(read.problem, witness)
+    if reason is None and len(witness) != read.value:
+        reason = f"the witness has {len(witness)} pieces, not {read.value}"
     if reason is not None:
-        return not verdict.fail(step, reason)
-    verdict.steps[step] = True
+        return not verdict.fail("witness", reason)
+    verdict.steps["witness"] = True
     return True
 
 
