@@ -43,7 +43,7 @@ def test_three_queens_dominate_six_by_six_in_exactly_four_ways_one_up_to_symmetr
 
 
 def test_the_formula_ends_with_one_blocking_clause_per_placement(queens6):
-    _, directory, manifest = queens6
+    _, directory, _ = queens6
     lines = (directory / "formula.cnf").read_text().splitlines()
     blocking = lines[-4:]
     assert all(len(line.split()) == 4 and all(int(v) < 0 for v in line.split()[:-1]) for line in blocking)
@@ -83,7 +83,7 @@ def test_a_group_other_than_the_boards_is_rejected(queens6, tmp_path):
 
 
 def test_eight_knights_on_four_by_four_stand_apart_in_six_ways_and_no_nine_do(tmp_path):
-    result, directory, manifest = enumerated(tmp_path, "knight", 4, "independence")
+    _, directory, manifest = enumerated(tmp_path, "knight", 4, "independence")
     assert manifest["refuted"]["relation"] == "at least"
     assert manifest["claim"].startswith("exactly 6 placements of 8 mutually non-attacking knights stand on the 4×4")
     assert check_certificate(directory).ok

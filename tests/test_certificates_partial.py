@@ -24,7 +24,8 @@ def test_cubes_cut_short_leave_nothing_either(tmp_path):
 
 
 def test_the_staging_directory_of_a_killed_maker_is_swept_by_the_next_certificate(tmp_path):
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True)
     left = tmp_path / f".abc.{int(dead.stdout)}.partial"
     left.mkdir()
     (left / "proof.drat").write_text("1 0\n")

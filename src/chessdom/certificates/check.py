@@ -15,7 +15,6 @@ from pathlib import Path
 from chessdom.certificates.contract import (
     CONTRACT_V1,
     CONTRACTS,
-    FORMULA,
     MANIFEST,
     PROOF,
     ContractError,
@@ -198,7 +197,7 @@ def _hashes(read: _Read, context: dict, verdict: Verdict) -> bool:
         files = {label: (directory / _plain_name(entry["file"]), entry) for label, entry in entries}
     except (KeyError, TypeError, ValueError) as error:
         return not verdict.fail("manifest", f"a file entry is malformed: {error}")
-    for label, (path, listed) in files.items():
+    for path, listed in files.values():
         step = f"{path.name} hash"
         if not path.is_file():
             return not verdict.fail(step, f"{path.name} is missing")
