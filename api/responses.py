@@ -22,6 +22,27 @@ class Literature(BaseModel):
     agrees: bool | None
 
 
+class Certificate(BaseModel):
+    """A certificate of the bound, or of a count (the docs: "The certificate contract")."""
+
+    id: str
+    manifest: str
+    formula: str
+    proof: str | None
+    """The one DRAT proof; null for a cube bundle, whose proofs are in the archive."""
+    archive: str
+    """The whole certificate directory as a .tar.gz."""
+    claim: str | None = None
+    """What the certificate proves in words, as the manifest states it."""
+    cubes: int | None = None
+    """How many cubes the refutation was split into; null for one proof."""
+    checked: bool
+    """True only after the independent checker accepted the certificate."""
+    checker: dict[str, Any]
+    seconds: float | None = None
+    """What the certificate took after the solve: proof logging and the independent check."""
+
+
 class Count(BaseModel):
     solutions: int
     up_to_symmetry: int
@@ -29,22 +50,10 @@ class Count(BaseModel):
     representatives: list[list[str]] | None = None
     """One placement per symmetry class (its lex-leader), when asked; a job pages them at
     ``GET /jobs/{id}/representatives``."""
-
-
-class Certificate(BaseModel):
-    """A certificate of the bound (the docs: "The certificate contract")."""
-
-    id: str
-    manifest: str
-    formula: str
-    proof: str
-    claim: str | None = None
-    """The refuted bound in words, as the manifest states it."""
-    checked: bool
-    """True only after the independent checker accepted the certificate."""
-    checker: dict[str, Any]
-    seconds: float | None = None
-    """What the certificate took after the solve: proof logging and the independent check."""
+    certificate: Certificate | None = None
+    """With ``certify``: a certificate of the count and its classes (the formula with every
+    listed placement blocked, refuted), or null with ``certificate_unavailable`` saying why."""
+    certificate_unavailable: str | None = None
 
 
 class PlacementResponse(BaseModel):

@@ -1,106 +1,188 @@
 """Certificates' cost against the uncertified solve, measured in one run: seconds to a
 proven optimum (``solver="auto"``, the baseline), then the certificate of its bound as the
-service makes it (plain formula, proof-logging CaDiCaL, independent dratify check).
+service makes it (contract version 2: the plain formula in the measured literal order,
+one proof or a cube bundle, the independent checker's verdict); for enumerations, the
+count with its classes and the certificate that blocks every listed placement.
 
-    python -m chessdom.scripts.bench_certificates [--cap 300] [--repeats 1] [--families ...] [--max-size 12]
+    python -m chessdom.scripts.bench_certificates [--cap 900] [--cases issue19] [--workers 2]
+        [--scheduler tcp://HOST:PORT] [--max-proof-mb 128]
+    python -m chessdom.scripts.bench_certificates --orders [--cap 300] [--cases orders]
 
-Targets (issue 12): proof logging ≤ 3× the solve, checking ≤ 5× the solve, through
-γ(Q_12) and γ(N_12). "proof s" is the proof-logging run's wall time (child start, reading
-the formula, CaDiCaL); "cadical s" is CaDiCaL's solve alone; "check s" is the checker's
-whole run (rebuild, hashes, parse, DRAT check). Cells are medians over the repeats.
+Targets (issue 19, 2 cores): a certified γ(Q_12) job within 5× the uncertified solve;
+γ(Q_13) certified and checked within 15 min; γ(Q_14) certified (cubes) within 60 min;
+γ(N_12) certified within 2 min; the enumeration of γ(Q_13) certified within 15 min.
+"certified s" is the whole certified job (solve, proof or cubes, check); "proof s" the
+proof-logging wall time (a bundle's first cube to its cover), "check s" the independent
+checker's whole run. A cell that hit the cap says ``> cap``; every row records the load
+average (``os.getloadavg``, 1 min) at its end, because other work shares the cores.
+
+``--orders`` measures the literal order and encoding alone: CaDiCaL's proof-logging run
+on the plain formula refuting the optimum's neighbour, for each order × encoding.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import shutil
-import statistics
 import tempfile
 import time
 from pathlib import Path
 
 from tabulate import tabulate
-from tqdm import tqdm
 
-from chessdom.models.certificates import CertificateUnavailable, make_certificate
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
 from chessdom.models import solve
+from chessdom.models.certificates import ORDERS, CertificateUnavailable, make_certificate, plain_formula, refuted_bound
+from chessdom.models.certificates.prover import log_proof
 
-FAMILIES = {
-    "queen-domination": [(Piece.QUEEN, Objective.DOMINATION, Board.square(n)) for n in range(6, 13)],
-    "knight-domination": [(Piece.KNIGHT, Objective.DOMINATION, Board.square(n)) for n in range(6, 13)],
-    "queen-independent": [(Piece.QUEEN, Objective.INDEPENDENT_DOMINATION, Board.square(n)) for n in range(6, 12)],
-    "king-domination": [(Piece.KING, Objective.DOMINATION, Board.square(n)) for n in (8, 12, 16, 20)],
-    "rectangles": [
-        (Piece.KING, Objective.DOMINATION, Board(8, 11)),
-        (Piece.ROOK, Objective.TOTAL_DOMINATION, Board(7, 9)),
-        (Piece.BISHOP, Objective.INDEPENDENCE, Board(6, 9)),
-        (Piece.KNIGHT, Objective.INDEPENDENT_DOMINATION, Board(6, 8)),
-        (Piece.KING, Objective.TOTAL_DOMINATION, Board(9, 10)),
-    ],
+Q, N, K = Piece.QUEEN, Piece.KNIGHT, Piece.KING
+GAMMA, INDEPENDENT = Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION
+CASES = {
+    "issue19": [("bound", Q, GAMMA, n) for n in range(8, 15)]
+    + [("bound", Q, INDEPENDENT, n) for n in range(11, 15)]
+    + [("bound", N, GAMMA, n) for n in range(10, 15)]
+    + [("bound", K, GAMMA, 20)]
+    + [("count", Q, GAMMA, n) for n in (8, 9, 13, 14)],
+    "quick": [("bound", Q, GAMMA, n) for n in range(8, 13)] + [("bound", N, GAMMA, n) for n in range(10, 13)]
+    + [("count", Q, GAMMA, n) for n in (8, 9)],
+    "orders": [("bound", Q, GAMMA, 11), ("bound", Q, GAMMA, 12), ("bound", Q, INDEPENDENT, 11),
+               ("bound", N, GAMMA, 10), ("bound", N, GAMMA, 11), ("bound", K, GAMMA, 16)],
 }
+ENCODINGS = ("totalizer", "mtotalizer", "seqcounter", "sortnetwrk")
+LETTERS = {Q: "Q", Piece.ROOK: "R", Piece.BISHOP: "B", N: "N", K: "K"}
+SYMBOLS = {GAMMA: "γ", INDEPENDENT: "i", Objective.TOTAL_DOMINATION: "γt", Objective.INDEPENDENCE: "β"}
 
 
-def measure(problem: PlacementProblem, cap: float) -> dict:
+def _name(kind: str, problem: PlacementProblem) -> str:
+    board = problem.board
+    size = str(board.rows) if board.is_square else f"{board.rows}×{board.cols}"
+    name = f"{SYMBOLS[problem.objective]}({LETTERS[problem.piece]}{size})"
+    return f"count {name}" if kind == "count" else name
+
+
+def _load() -> str:
+    return f"{os.getloadavg()[0]:.1f}"
+
+
+def measure(kind: str, problem: PlacementProblem, cap: float, workers: int, executor, max_proof_bytes: int) -> dict:
     started = time.perf_counter()
-    result = solve(problem, time_limit=cap)
-    solve_seconds = time.perf_counter() - started
-    row = {"value": result.value, "solver": result.solver.name, "solve": solve_seconds}
-    if not result.optimal:
-        return {**row, "note": f"not proved within {cap:g} s"}
-    directory = Path(tempfile.mkdtemp(prefix="chessdom-bench-"))
+    counting = kind == "count"
+    result = solve(problem, time_limit=cap, count=counting, representatives=counting)
+    solved = time.perf_counter() - started
+    row = {"value": result.value, "solve": solved}
+    if not result.optimal or (counting and not (result.count and result.count.exact)):
+        return {**row, "note": f"> cap: not solved within {cap:g} s"}
+    if counting:
+        row["count"] = f"{result.count.solutions} in {result.count.up_to_symmetry}"
+    directory = Path(tempfile.mkdtemp(prefix="chessdom-bench-")) / "certificate"
     try:
-        manifest = make_certificate(result, directory, time_limit=cap)
+        manifest = make_certificate(result, directory, time_limit=cap, workers=workers, executor=executor,
+                                    max_proof_bytes=max_proof_bytes, enumeration=counting)
     except CertificateUnavailable as reason:
-        return {**row, "note": str(reason)}
+        return {**row, "certified": time.perf_counter() - started, "note": f"> cap: {reason}"}
     finally:
-        shutil.rmtree(directory, ignore_errors=True)
+        shutil.rmtree(directory.parent, ignore_errors=True)
+    certified = time.perf_counter() - started
     check = manifest["check"]
+    cubes = manifest.get("cubes")
+    sizes = [entry["bytes"] for entry in cubes["proofs"]] + [cubes["cover"]["bytes"]] if cubes \
+        else [manifest["proof"]["bytes"]]
     return {
         **row,
+        "certified": certified,
         "proof": manifest["prover"]["wall_seconds"],
-        "cadical": manifest["prover"]["solve_seconds"],
-        "megabytes": manifest["proof"]["bytes"] / 1e6,
+        "megabytes": sum(sizes) / 1e6,
+        "largest": max(sizes) / 1e6,
+        "cubes": cubes["count"] if cubes else "–",
         "check": check.get("seconds"),
-        "note": "" if check["checked"] else check["verdict"],
+        "order": f"{manifest['encoding']}, {manifest['order']}",
+        "note": "" if check["checked"] else f"not checked: {check['verdict']}",
     }
 
 
-def _median(rows: list[dict], key: str):
-    values = [row[key] for row in rows if row.get(key) is not None]
-    return statistics.median(values) if values else None
-
-
-def _cell(value, digits=2):
+def _cell(value, digits=1):
     return "–" if value is None else f"{value:.{digits}f}"
+
+
+def run_certificates(cases, cap: float, workers: int, executor, max_proof_bytes: int) -> str:
+    table = []
+    for kind, piece, objective, n in cases:
+        problem = PlacementProblem(Board.square(n), piece, objective)
+        row = measure(kind, problem, cap, workers, executor, max_proof_bytes)
+        certified = row.get("certified")
+        ratio = certified / row["solve"] if certified and not row["note"] else None
+        table.append([
+            _name(kind, problem), row["value"], row.get("count", ""), _cell(row["solve"], 2),
+            _cell(certified) if not row["note"].startswith("> cap") else f"> {cap:g}",
+            _cell(ratio), _cell(row.get("proof")), _cell(row.get("check")), _cell(row.get("megabytes")),
+            _cell(row.get("largest")), row.get("cubes", "–"), row.get("order", ""), _load(), row["note"],
+        ])
+        print(tabulate(table[-1:], tablefmt="plain"), flush=True)
+    headers = ["problem", "value", "count (classes)", "solve s", "certified s", "certified/solve", "proof s",
+               "check s", "proofs MB", "largest MB", "cubes", "encoding, order", "load", "note"]
+    return tabulate(table, headers, tablefmt="github")
+
+
+def run_orders(cases, cap: float) -> str:
+    """Proof-logging time and size for each literal order × encoding."""
+    table = []
+    for _, piece, objective, n in cases:
+        problem = PlacementProblem(Board.square(n), piece, objective)
+        result = solve(problem, time_limit=cap)
+        if not result.optimal:
+            table.append([_name("bound", problem), "", "", f"> {cap:g}", "", _load()])
+            continue
+        bound = refuted_bound(problem, result.value)
+        for encoding in ENCODINGS:
+            for order in ORDERS:
+                with tempfile.TemporaryDirectory(prefix="chessdom-orders-") as scratch:
+                    formula = Path(scratch) / "formula.cnf"
+                    plain_formula(problem, bound, encoding, order).write_dimacs(formula)
+                    run = log_proof(formula, Path(scratch) / "proof.drat", time_limit=cap, max_proof_bytes=2**33)
+                seconds = _cell(run.solve_seconds, 2) if run.status == "unsat" else f"> {cap:g}"
+                table.append([_name("bound", problem), encoding, order, seconds, _cell(run.proof_bytes / 1e6),
+                              _load()])
+                print(tabulate(table[-1:], tablefmt="plain"), flush=True)
+    return tabulate(table, ["problem", "encoding", "order", "cadical s", "proof MB", "load"], tablefmt="github")
+
+
+@contextlib.contextmanager
+def _executor(scheduler: str | None):
+    if scheduler is None:
+        yield None
+        return
+    from distributed import Client
+
+    with Client(scheduler, timeout=10) as client:
+        yield client.get_executor()
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cap", type=float, default=300.0, help="seconds per solve and per certificate")
-    parser.add_argument("--repeats", type=int, default=1, help="runs per cell; medians are reported")
-    parser.add_argument("--families", default=",".join(FAMILIES), help=f"comma-separated, from {', '.join(FAMILIES)}")
-    parser.add_argument("--max-size", type=int, default=64, help="skip boards with a side longer than this")
+    parser.add_argument("--cap", type=float, default=900.0, help="seconds per solve and per certificate")
+    parser.add_argument("--cases", default=None, help=f"one of {', '.join(CASES)} (default issue19, or orders)")
+    parser.add_argument("--only", default=None, help="comma-separated problem names to keep, e.g. γ(Q13),count γ(Q8)")
+    parser.add_argument("--workers", type=int, default=2, help="local processes for cube proofs and checks")
+    parser.add_argument("--scheduler", default=None, help="a Dask scheduler for the cube proofs instead")
+    parser.add_argument("--max-proof-mb", type=int, default=128, help="the proof-size limit, as the service's")
+    parser.add_argument("--orders", action="store_true", help="measure literal orders and encodings instead")
     args = parser.parse_args(argv)
-    families = args.families.split(",")
-    for name in families:
-        if name not in FAMILIES:
-            parser.error(f"unknown family {name!r}")
-    cases = [PlacementProblem(board, piece, objective) for family in families
-             for piece, objective, board in FAMILIES[family] if max(board.rows, board.cols) <= args.max_size]
-    table = []
-    for problem in tqdm(cases, desc="certificates", unit="problem"):
-        runs = [measure(problem, args.cap) for _ in range(args.repeats)]
-        solved, proof, check = (_median(runs, key) for key in ("solve", "proof", "check"))
-        table.append([
-            str(problem), runs[0]["value"], runs[0]["solver"], _cell(solved), _cell(proof),
-            _cell(_median(runs, "cadical")), _cell(_median(runs, "megabytes"), 1), _cell(check),
-            _cell(proof / solved if proof else None, 1), _cell(check / solved if check else None, 1),
-            runs[-1]["note"],
-        ])
-    headers = ["problem", "value", "solver", "solve s", "proof s", "cadical s", "proof MB", "check s",
-               "proof/solve", "check/solve", "note"]
-    print(tabulate(table, headers, tablefmt="github"))
+    name = args.cases or ("orders" if args.orders else "issue19")
+    if name not in CASES:
+        parser.error(f"unknown cases {name!r}")
+    cases = CASES[name]
+    if args.only:
+        keep = set(args.only.split(","))
+        cases = [case for case in cases if _name(case[0], PlacementProblem(Board.square(case[3]), case[1], case[2]))
+                 in keep]
+    print(f"# {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, load {_load()} at the start", flush=True)
+    if args.orders:
+        print(run_orders(cases, args.cap))
+        return
+    with _executor(args.scheduler) as executor:
+        print(run_certificates(cases, args.cap, args.workers, executor, args.max_proof_mb * 2**20))
 
 
 if __name__ == "__main__":

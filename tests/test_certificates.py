@@ -88,10 +88,11 @@ def test_an_infeasible_problem_is_not_certified(tmp_path):
         certified(tmp_path, "king", "1", "total")
 
 
-def test_a_proof_over_the_size_limit_is_refused_and_removed(tmp_path):
+def test_a_proof_over_the_size_limit_is_refused_and_removed_when_splitting_is_off(tmp_path):
     with pytest.raises(CertificateUnavailable, match=r"proof larger than 10000 bytes"):
-        certified(tmp_path, "queen", "8", max_proof_bytes=10_000)
+        certified(tmp_path, "queen", "8", max_proof_bytes=10_000, split="never")
     assert not (tmp_path / "queen-8-plain" / "proof.drat").exists()
+    assert [path.name for path in tmp_path.iterdir()] == ["queen-8-plain"]  # and no staging directory
 
 
 def test_a_proof_cut_short_by_the_time_limit_is_refused(tmp_path):

@@ -236,7 +236,7 @@ def test_a_moved_witness_square_is_named_as_chess_names_it(capsys, tmp_path):
     status, out, _ = run(capsys, "certificate", "check", str(certificate))
     assert status == 1
     reason = next(line for line in out.splitlines() if "undominated" in line)
-    assert re.search(r"the witness leaves [a-e][1-5] undominated", reason) and "rank" not in reason
+    assert re.search(r"the witness: it leaves [a-e][1-5] undominated", reason) and "rank" not in reason
 
 
 # ---- chessdom serve and a terminal's Ctrl-C ----------------------------------------------

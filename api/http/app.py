@@ -74,7 +74,8 @@ def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
         # Another live process may share this store, so only expired leases are taken
         # back here; `chessdom serve` requeues every running job before any worker starts.
         store.requeue_running(older_than=settings.job_lease)
-    pool = SolverPool(SolverSlots(settings.data_dir / "slots", settings.solver_slots), settings.data_dir)
+    pool = SolverPool(SolverSlots(settings.data_dir / "slots", settings.solver_slots), settings.data_dir,
+                      settings.max_proof_bytes)
     service = SolveService(store, pool, settings.kill_grace)
     runner = None
     if settings.run_jobs:

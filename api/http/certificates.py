@@ -1,12 +1,15 @@
-"""``GET /certificates/{id}`` and its two files: what a reader downloads to check a bound
-(``chessdom certificate check URL`` does it all). Files are streamed from the data
-directory, gzip-compressed on the fly for clients that accept it (DRAT text shrinks
-about 4×), and never read into memory whole. This is the only place where a
-certificate's id becomes URLs (:func:`with_links`)."""
+"""``GET /certificates/{id}``, its files and its archive: what a reader downloads to check
+a bound or a count (``chessdom certificate check URL`` fetches the archive and does it
+all). Files are streamed from the data directory, gzip-compressed on the fly for clients
+that accept it (DRAT text shrinks about 4×), and never read into memory whole; the archive
+is the whole directory as a ``.tar.gz``, written as it is sent. This is the only place
+where a certificate's id becomes URLs (:func:`with_links`)."""
 
 from __future__ import annotations
 
+import tarfile
 import zlib
+from pathlib import Path
 from typing import Annotated, Any
 
 from flask import Response, current_app, request, send_file, url_for
@@ -43,6 +46,12 @@ class Manifest(BaseModel):
     refuted: dict[str, Any]
     claim: str
     encoding: str
+    order: str | None = None
+    """The literal order of the cardinality encoding (contract version 2)."""
+    cubes: dict[str, Any] | None = None
+    """A cube bundle's files, when the refutation is split into cubes."""
+    enumeration: dict[str, Any] | None = None
+    """For a certified count: representatives, symmetries, solutions and classes."""
 
 
 def _store() -> CertificateStore:
@@ -92,20 +101,67 @@ def formula(path: CertificatePath):
 
 @certificates.get(f"/<certificate_id>/{PROOF}", responses=RESPONSES)
 def proof(path: CertificatePath):
-    """The DRAT refutation of the formula, text format."""
+    """The DRAT refutation of the formula, text format (a cube bundle has none: its
+    proofs are in the archive)."""
+    directory = _store().directory(path.certificate_id)
+    if directory is not None and not (directory / PROOF).is_file():
+        return problem(404, f"certificate {path.certificate_id!r} is a cube bundle: download its archive")
     return _file(path.certificate_id, PROOF)
 
 
+def _tar_gz_chunks(directory: Path, prefix: str):
+    """The directory's files as a gzip-compressed tar stream under ``prefix/``, written as
+    it is read: a header block per file, its bytes, padding to 512, two empty blocks."""
+    compressor = zlib.compressobj(6, zlib.DEFLATED, GZIP_WINDOW)
+    for path in sorted(directory.iterdir()):
+        if not path.is_file():
+            continue
+        stat = path.stat()
+        info = tarfile.TarInfo(f"{prefix}/{path.name}")
+        info.size, info.mtime, info.mode = stat.st_size, int(stat.st_mtime), 0o644
+        yield compressor.compress(info.tobuf(format=tarfile.USTAR_FORMAT))
+        with path.open("rb") as file:
+            while chunk := file.read(CHUNK):
+                if compressed := compressor.compress(chunk):
+                    yield compressed
+        yield compressor.compress(b"\0" * (-stat.st_size % tarfile.BLOCKSIZE))
+    yield compressor.compress(b"\0" * (2 * tarfile.BLOCKSIZE))
+    yield compressor.flush()
+
+
+@certificates.get("/<certificate_id>/archive", responses=RESPONSES)
+def archive(path: CertificatePath):
+    """The whole certificate directory as a ``.tar.gz`` (one folder named by the id):
+    what ``chessdom certificate check`` downloads, and the only way to fetch a cube
+    bundle's proofs."""
+    directory = _store().directory(path.certificate_id)
+    if directory is None:
+        return _not_found(path.certificate_id)
+    response = Response(_tar_gz_chunks(directory, path.certificate_id), mimetype="application/gzip")
+    response.headers["Content-Disposition"] = f'attachment; filename="certificate-{path.certificate_id}.tar.gz"'
+    return response
+
+
 def with_links(result: dict | None) -> dict | None:
-    """``result`` with its certificate's URLs beside its id (a placement answer with a
-    certificate; anything else is returned as it is)."""
-    certificate = (result or {}).get("certificate")
-    if not certificate or "id" not in certificate:
+    """``result`` with its certificates' URLs beside their ids (a placement answer with a
+    certificate, and with a certificate of its count; anything else is returned as it is)."""
+    if not result:
         return result
+    linked = {**result, "certificate": _linked(result.get("certificate"))} if "certificate" in result else result
+    count = linked.get("count")
+    if isinstance(count, dict) and count.get("certificate"):
+        linked = {**linked, "count": {**count, "certificate": _linked(count["certificate"])}}
+    return linked
+
+
+def _linked(certificate: dict | None) -> dict | None:
+    if not certificate or "id" not in certificate:
+        return certificate
     certificate_id = certificate["id"]
     links = {
         "manifest": url_for("certificates.manifest", certificate_id=certificate_id),
         "formula": url_for("certificates.formula", certificate_id=certificate_id),
-        "proof": url_for("certificates.proof", certificate_id=certificate_id),
+        "proof": url_for("certificates.proof", certificate_id=certificate_id) if not certificate.get("cubes") else None,
+        "archive": url_for("certificates.archive", certificate_id=certificate_id),
     }
-    return {**result, "certificate": {"id": certificate_id, **links, **certificate}}
+    return {"id": certificate_id, **links, **certificate}

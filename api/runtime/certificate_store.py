@@ -12,6 +12,8 @@ import time
 import uuid
 from pathlib import Path
 
+from concurrent.futures import Executor
+
 from chessdom.certificates import MANIFEST
 from chessdom.chessboard import PlacementResult
 from chessdom.models.certificates import MAX_PROOF_BYTES, make_certificate
@@ -20,19 +22,24 @@ _ID = re.compile(r"[0-9a-f]{32}")
 
 
 class CertificateStore:
-    def __init__(self, data_dir: Path):
+    def __init__(self, data_dir: Path, max_proof_bytes: int | None = None):
         self.root = Path(data_dir) / "certificates"
+        self.max_proof_bytes = max_proof_bytes or MAX_PROOF_BYTES
 
-    def make(self, result: PlacementResult, *, time_limit: float | None, max_proof_bytes: int = MAX_PROOF_BYTES
-             ) -> dict:
-        """Certify ``result`` under a new id: the answer's ``certificate`` (id, claim and the
-        checker's verdict). Raises CertificateUnavailable with the reason when there is none."""
+    def make(self, result: PlacementResult, *, time_limit: float | None, enumeration: bool = False,
+             executor: Executor | None = None) -> dict:
+        """Certify ``result``'s optimum (with ``enumeration``, its count and classes) under a
+        new id: the answer's ``certificate`` (id, claim and the checker's verdict). Cube
+        proofs run on ``executor`` when given. Raises CertificateUnavailable with the reason
+        when there is none."""
         certificate_id = uuid.uuid4().hex
         self.root.mkdir(parents=True, exist_ok=True)
         manifest = make_certificate(result, self.root / certificate_id, time_limit=time_limit,
-                                    max_proof_bytes=max_proof_bytes)
+                                    max_proof_bytes=self.max_proof_bytes, enumeration=enumeration,
+                                    executor=executor)
         check = dict(manifest["check"])
-        return {"id": certificate_id, "claim": manifest["claim"], "checked": check.pop("checked"), "checker": check}
+        return {"id": certificate_id, "claim": manifest["claim"], "cubes": manifest.get("cubes", {}).get("count"),
+                "checked": check.pop("checked"), "checker": check}
 
     def directory(self, certificate_id: str) -> Path | None:
         if not _ID.fullmatch(certificate_id):

@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from chessdom.models.certificates import MAX_PROOF_BYTES
+
 
 
 def _cpu_count() -> int:
@@ -58,6 +60,10 @@ class Settings:
     scheduler: str | None = None
     """A Dask scheduler address (tcp://HOST:PORT): placement jobs run their SAT queries as
     cube-and-conquer on that cluster (issue 13)."""
+    max_proof_bytes: int = MAX_PROOF_BYTES
+    """The largest DRAT proof a certificate keeps in one file; past it the refutation is
+    split into cubes, each under it (checking costs more than linearly in a proof's size,
+    and holds it in memory at 11–15× its size)."""
 
     @classmethod
     def from_env(cls, **overrides) -> Settings:
@@ -68,6 +74,7 @@ class Settings:
         values["data_dir"] = data_dir_from_env()
         for name, kind in (
             ("solver_slots", int), ("max_queued_jobs", int), ("max_body_bytes", int), ("retention_days", float),
+            ("max_proof_bytes", int),
         ):
             key = f"CHESSDOM_{name.upper()}"
             if key in env:

@@ -35,12 +35,12 @@ class SolveFailed(Exception):
 
 
 class SolverPool:
-    def __init__(self, slots: SolverSlots, data_dir: Path):
+    def __init__(self, slots: SolverSlots, data_dir: Path, max_proof_bytes: int | None = None):
         self.slots = slots
         self.workers = WorkerPool(
             slots.count, keep_warm=1, max_rss_bytes=MAX_WORKER_RSS_BYTES,
             preload=("chessdom.api.runtime.tasks", "chessdom.api.runtime.warm"),
-            initializer=(tasks.serve_from, (Path(data_dir),)),
+            initializer=(tasks.serve_from, (Path(data_dir), max_proof_bytes)),
         )
 
     def run(

@@ -3,7 +3,9 @@ were converted from the request at the edge (see :mod:`chessdom.api.kinds`)."""
 
 from __future__ import annotations
 
+import contextlib
 import time
+from concurrent.futures import Executor
 from pathlib import Path
 
 from chessdom import models, native_search
@@ -21,10 +23,11 @@ counts them all."""
 _certificates: CertificateStore | None = None
 
 
-def serve_from(data_dir: Path) -> None:
-    """Where this worker process keeps certificates (called once as the worker starts)."""
+def serve_from(data_dir: Path, max_proof_bytes: int | None = None) -> None:
+    """Where this worker process keeps certificates, and the largest proof one keeps in a
+    file (called once as the worker starts)."""
     global _certificates
-    _certificates = CertificateStore(data_dir)
+    _certificates = CertificateStore(data_dir, max_proof_bytes)
 
 
 def placement(
@@ -32,35 +35,53 @@ def placement(
     trace: bool = False, scheduler: str | None = None, **options,
 ) -> dict:
     """The solve's answer, sending live bounds as they improve; with a Dask ``scheduler``
-    address its SAT queries run as cubes on that cluster; with ``trace``, the greedy
-    baseline's steps (seed 002's lesson); with ``certify``, a certificate in the data
-    directory within what is left of ``time_limit``."""
+    address its SAT queries (and a certificate's cubes) run as cubes on that cluster; with
+    ``trace``, the greedy baseline's steps (seed 002's lesson); with ``certify``, a
+    certificate in the data directory within what is left of ``time_limit``, and with
+    ``count`` too, a certificate of the count and its classes."""
     started = time.monotonic()
-    if scheduler is None:
-        result = models.solve(problem, time_limit=time_limit, on_progress=report_event, **options)
-    else:
-        from distributed import Client
-
-        with Client(scheduler, timeout=10) as client:
-            result = models.solve(
-                problem, time_limit=time_limit, on_progress=report_event, executor=client.get_executor(), **options,
-            )
-    answer = result.to_dict()
-    if trace:
-        answer["trace"] = native_search.greedy_steps(problem)
-    if certify:
-        # A job's progress says the solve is done and the certificate is being made.
-        report_event({key: answer[key] for key in ("value", "placement", "lower_bound", "upper_bound", "proof")}
-                     | {"certifying": True})
-        remaining = None if time_limit is None else time_limit - (time.monotonic() - started)
-        answer.update(_certificate(result, remaining))
+    shown_representatives = options.get("representatives", False)
+    if certify and options.get("count"):
+        options["representatives"] = True  # what an enumeration certificate lists
+    with _cluster(scheduler) as executor:
+        result = models.solve(problem, time_limit=time_limit, on_progress=report_event, executor=executor, **options)
+        answer = result.to_dict()
+        if answer.get("count") and not shown_representatives:
+            answer["count"]["representatives"] = None
+        if trace:
+            answer["trace"] = native_search.greedy_steps(problem)
+        if certify:
+            # A job's progress says the solve is done and the certificate is being made.
+            report_event({key: answer[key] for key in ("value", "placement", "lower_bound", "upper_bound", "proof")}
+                         | {"certifying": True})
+            answer.update(_certificate(result, _left(time_limit, started), executor=executor))
+            if answer.get("count") is not None:
+                answer["count"].update(_certificate(result, _left(time_limit, started), executor=executor,
+                                                    enumeration=True))
     return answer
 
 
-def _certificate(result: PlacementResult, time_limit: float | None) -> dict:
+@contextlib.contextmanager
+def _cluster(scheduler: str | None):
+    """A Dask cluster's executor, or None (solves and cubes run in this worker)."""
+    if scheduler is None:
+        yield None
+        return
+    from distributed import Client
+
+    with Client(scheduler, timeout=10) as client:
+        yield client.get_executor()
+
+
+def _left(time_limit: float | None, started: float) -> float | None:
+    return None if time_limit is None else time_limit - (time.monotonic() - started)
+
+
+def _certificate(result: PlacementResult, time_limit: float | None, *, executor: Executor | None = None,
+                 enumeration: bool = False) -> dict:
     started = time.monotonic()
     try:
-        certificate = _certificates.make(result, time_limit=time_limit)
+        certificate = _certificates.make(result, time_limit=time_limit, enumeration=enumeration, executor=executor)
     except CertificateUnavailable as reason:
         return {"certificate": None, "certificate_unavailable": str(reason)}
     seconds = round(time.monotonic() - started, 3)  # proof logging and the independent check

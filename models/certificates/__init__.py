@@ -1,25 +1,36 @@
-"""The certificate maker: the contract's plain formula, the proof-logging run, the
-manifest, and :func:`make_certificate`, which writes a checked certificate into a
-directory it is given. The independent checker is :mod:`chessdom.certificates`."""
+"""The certificate maker: the contract's plain formula (:mod:`.formula`) with its literal
+order (:mod:`.orders`) and encoding chosen by measurement (:mod:`.choice`), the
+proof-logging run (:mod:`.prover`), cube bundles (:mod:`.cubes`), enumerations
+(:mod:`.enumeration`), the manifest (:mod:`.manifest`), and :func:`make_certificate`,
+which writes a checked certificate into a directory it is given. The independent checker
+is :mod:`chessdom.certificates`."""
 
+from chessdom.models.certificates.choice import choose
 from chessdom.models.certificates.formula import DEFAULT_ENCODING, PlainFormula, plain_formula
 from chessdom.models.certificates.make import (
     MAX_PROOF_BYTES,
     MAX_SQUARES,
+    SPLITS,
     CertificateUnavailable,
     make_certificate,
     refuted_bound,
     staging_directory,
+    sweep_partial_directories,
 )
+from chessdom.models.certificates.orders import ORDERS
 
 __all__ = [
     "DEFAULT_ENCODING",
     "MAX_PROOF_BYTES",
     "MAX_SQUARES",
+    "ORDERS",
+    "SPLITS",
     "CertificateUnavailable",
     "PlainFormula",
+    "choose",
     "make_certificate",
     "plain_formula",
     "refuted_bound",
     "staging_directory",
+    "sweep_partial_directories",
 ]

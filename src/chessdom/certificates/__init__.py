@@ -1,27 +1,50 @@
 """The certificate checker: what a sceptical reader runs before citing a number.
 
 It shares no code with the solver. It rebuilds ``formula.cnf`` from the problem named in
-the manifest with its own attack rule (:mod:`.contract`), compares it byte for byte with
-the certificate's file, checks both files' SHA-256, the witness placement and the words
-of the claim, and has dratify check the DRAT refutation (:mod:`.check`).
+the manifest with its own attack rule, literal order and symmetries (:mod:`.formula`,
+:mod:`.enumeration`), compares it byte for byte with the certificate's file, checks every
+file's SHA-256, the witness or the listed placements and the words of the claim, and has
+dratify check the DRAT refutations (:mod:`.refutation`): one proof, or a cube bundle's
+proofs and cover (:mod:`.cubes`), in parallel on any executor (:mod:`.check`).
 
-    python -m chessdom.certificates DIR-or-URL     # or: chessdom certificate check …
+    python -m chessdom.certificates DIR-or-ARCHIVE-or-URL     # or: chessdom certificate check …
 """
 
 from chessdom.certificates.check import CheckerUnavailable, Verdict, check_certificate, checker_versions
-from chessdom.certificates.contract import CONTRACT, FILES, FORMULA, MANIFEST, PROOF, claim, rebuild_formula, refuted_bound
+from chessdom.certificates.contract import (
+    CONTRACT,
+    CONTRACT_V1,
+    CONTRACTS,
+    COVER,
+    CUBES,
+    FILES,
+    FORMULA,
+    MANIFEST,
+    ORDERS,
+    PROOF,
+    claim,
+    enumeration_claim,
+    refuted_bound,
+)
+from chessdom.certificates.formula import rebuild_formula
 
 __all__ = [
     "CONTRACT",
+    "CONTRACTS",
+    "CONTRACT_V1",
+    "COVER",
+    "CUBES",
     "FILES",
     "FORMULA",
     "MANIFEST",
+    "ORDERS",
     "PROOF",
     "CheckerUnavailable",
     "Verdict",
     "check_certificate",
     "checker_versions",
     "claim",
+    "enumeration_claim",
     "rebuild_formula",
     "refuted_bound",
 ]

@@ -1,33 +1,33 @@
-"""Check a certificate directory: manifest, files, the rebuilt formula, the witness, and
-the DRAT refutation (dratify; its Rust engine is registered by ``cdclkit[native]``).
-
-dratify was chosen over ``drup`` (a verified checker) by measurement: drup took 93 s on
-a 2,641-step proof that dratify's native engine checks in 0.02 s. dratify reads the
-whole proof into memory (about 11–15× the file's size at peak), which is why the service
-limits proof sizes.
-"""
+"""Check a certificate directory: manifest, files, the placements, the rebuilt formula,
+and the DRAT refutations — one proof, or a cube bundle's proofs and cover, checked on
+any :class:`concurrent.futures.Executor` (a local process pool, a Dask cluster's)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import time
+from concurrent.futures import Executor
 from dataclasses import asdict, dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from chessdom.certificates.contract import (
-    CONTRACT,
-    FORMULA,
+    CONTRACT_V1,
+    CONTRACTS,
     MANIFEST,
     PROOF,
     ContractError,
     claim,
-    rebuild_formula,
+    enumeration_claim,
     refuted_bound,
     validate_problem,
     witness_problem,
 )
+from chessdom.certificates.cubes import CubeError, bundle_refutations
+from chessdom.certificates.enumeration import EnumerationError, expand
+from chessdom.certificates.formula import rebuild_formula
+from chessdom.certificates.refutation import Refutation, check_refutation
 
 ENGINES = ("native", "python")
 _CHUNK = 1 << 20
@@ -84,7 +84,7 @@ def _installed(package: str) -> str:
         return "unknown"
 
 
-def _sha256(path: Path) -> tuple[int, str]:
+def file_hash(path: Path) -> tuple[int, str]:
     digest = hashlib.sha256()
     size = 0
     with path.open("rb") as file:
@@ -102,95 +102,202 @@ def _first_difference(expected: bytes, path: Path) -> str:
     return "the files differ in length"
 
 
-def check_certificate(directory: str | Path, engine: str = "native") -> Verdict:
-    """Check the certificate in ``directory`` (``manifest.json``, ``formula.cnf``,
-    ``proof.drat``). Never raises for a bad certificate: the verdict says what failed.
+def check_certificate(directory: str | Path, engine: str = "native", executor: Executor | None = None) -> Verdict:
+    """Check the certificate in ``directory``. Never raises for a bad certificate: the
+    verdict says what failed. The DRAT checks run on ``executor`` when one is given (a cube
+    bundle's in parallel), else here, one after another.
 
     Raises CheckerUnavailable when ``engine="native"`` and it is not installed.
     """
     started = time.perf_counter()
     verdict = Verdict(checker=checker_versions(engine))
-    directory = Path(directory)
     try:
-        _check(directory, engine, verdict)
+        _check(Path(directory), engine, executor, verdict)
     finally:
         verdict.seconds = round(time.perf_counter() - started, 3)
     return verdict
 
 
-def _check(directory: Path, engine: str, verdict: Verdict) -> None:
+@dataclass(frozen=True)
+class _Read:
+    """The manifest's fields the checks rely on."""
+
+    manifest: dict
+    problem: dict
+    objective: str
+    value: int
+    bound: int
+    encoding: str
+    order: str
+    enumeration: dict | None
+
+
+def _read_manifest(directory: Path) -> _Read:
+    manifest = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
+    if manifest.get("contract") not in CONTRACTS:
+        raise ContractError(f"contract must be one of {', '.join(CONTRACTS)}, got {manifest.get('contract')!r}")
+    version_one = manifest["contract"] == CONTRACT_V1
+    if version_one and ({"order", "cubes", "enumeration"} & set(manifest)):
+        raise ContractError(f"{CONTRACT_V1} has no literal order, cubes or enumeration")
+    _, _, _, objective = validate_problem(manifest["problem"])
+    return _Read(manifest, manifest["problem"], objective, manifest["value"], manifest["refuted"]["bound"],
+                 manifest["encoding"], "row-major" if version_one else manifest["order"],
+                 manifest.get("enumeration"))
+
+
+def _check(directory: Path, engine: str, executor: Executor | None, verdict: Verdict) -> None:
     try:
-        manifest = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
-        problem, value = manifest["problem"], manifest["value"]
-        bound, encoding = manifest["refuted"]["bound"], manifest["encoding"]
-        if manifest.get("contract") != CONTRACT:
-            raise ContractError(f"contract must be {CONTRACT!r}, got {manifest.get('contract')!r}")
-        _, _, _, objective = validate_problem(problem)
+        read = _read_manifest(directory)
     except (OSError, ValueError, KeyError, TypeError) as error:
         verdict.fail("manifest", f"unreadable: {type(error).__name__}: {error}")
         return
     verdict.steps["manifest"] = True
-
-    if bound != refuted_bound(objective, value):
-        verdict.fail("bound and claim", f"refuting {bound} does not prove the optimum {value} "
-                              f"(that needs {refuted_bound(objective, value)})")
-        return
-    verdict.claim = claim(problem, bound)
-    if manifest.get("claim") != verdict.claim:
-        verdict.fail("bound and claim", f"the manifest says {manifest.get('claim')!r}; the refuted formula says {verdict.claim!r}")
-        return
-    verdict.steps["bound and claim"] = True
-
-    for name, entry in (("formula", FORMULA), ("proof", PROOF)):
-        path, step = directory / entry, f"{entry} hash"
-        if not path.is_file():
-            verdict.fail(step, f"{entry} is missing")
+    steps = (_bound_and_claim, _hashes, _placements, _rebuilt_formula, _witness, _refutations)
+    context: dict = {"directory": directory, "engine": engine, "executor": executor}
+    for step in steps:
+        if not step(read, context, verdict):
             return
-        size, digest = _sha256(path)
-        listed = manifest.get(name, {})
-        if (size, digest) != (listed.get("bytes"), listed.get("sha256")):
-            verdict.fail(step, f"{entry} has {size} bytes and SHA-256 {digest}; the manifest lists "
-                               f"{listed.get('bytes')} bytes and {listed.get('sha256')}")
-            return
-        verdict.steps[step] = True
-
-    try:
-        expected = rebuild_formula(problem, bound, encoding)
-    except ContractError as error:
-        verdict.fail("rebuilt formula", str(error))
-        return
-    if hashlib.sha256(expected).hexdigest() != manifest["formula"]["sha256"]:
-        verdict.fail("rebuilt formula", "formula.cnf is not the formula of the problem and bound: "
-                                        + _first_difference(expected, directory / FORMULA))
-        return
-    verdict.steps["rebuilt formula"] = True
-
-    problem_with_witness = witness_problem(problem, manifest.get("witness", []))
-    if problem_with_witness is None and len(manifest.get("witness", [])) != value:
-        problem_with_witness = f"the witness has {len(manifest['witness'])} pieces, not {value}"
-    if problem_with_witness is not None:
-        verdict.fail("witness", problem_with_witness)
-        return
-    verdict.steps["witness"] = True
-
-    reason = _check_proof(expected, directory / PROOF, engine)
-    if reason is not None:
-        verdict.fail("DRAT refutation", reason)
-        return
-    verdict.steps["DRAT refutation"] = True
     verdict.ok = True
 
 
-def _check_proof(formula: bytes, proof_path: Path, engine: str) -> str | None:
-    """None when dratify accepts the refutation, else why not."""
-    import dratify
+def _bound_and_claim(read: _Read, context: dict, verdict: Verdict) -> bool:
+    step = "bound and claim"
+    if read.enumeration is not None:
+        expected_bound = read.value
+        try:
+            words = enumeration_claim(read.problem, read.value, read.enumeration["solutions"],
+                                      read.enumeration["classes"], len(read.enumeration["symmetries"]))
+        except (KeyError, TypeError):
+            return not verdict.fail(step, "the enumeration needs solutions, classes and symmetries")
+    else:
+        expected_bound, words = refuted_bound(read.objective, read.value), None
+    if read.bound != expected_bound:
+        what = "enumerate the placements of" if read.enumeration is not None else "prove the optimum"
+        return not verdict.fail(step, f"refuting {read.bound} does not {what} {read.value} "
+                                      f"(that needs {expected_bound})")
+    verdict.claim = words or claim(read.problem, read.bound)
+    if read.manifest.get("claim") != verdict.claim:
+        return not verdict.fail(step, f"the manifest says {read.manifest.get('claim')!r}; "
+                                      f"the refuted formula says {verdict.claim!r}")
+    verdict.steps[step] = True
+    return True
 
+
+def _hashes(read: _Read, context: dict, verdict: Verdict) -> bool:
+    """Every file the manifest lists has its size and SHA-256; the refutations to check."""
+    directory, manifest = context["directory"], read.manifest
     try:
-        steps = dratify.parse_proof(proof_path.read_text(encoding="ascii"))
-        result = dratify.check_proof(dratify.parse_dimacs(formula.decode("ascii")), steps, engine=engine)
-    except (UnicodeDecodeError, ValueError) as error:  # not a text DRAT proof
-        return f"proof.drat is not a text DRAT proof: {error}"
-    if result.ok:
+        entries = [("formula", manifest["formula"])]
+        if "cubes" in manifest:
+            cubes = manifest["cubes"]
+            entries += [("cubes", cubes["file"]), ("cover", cubes["cover"])]
+            entries += [(f"cube proof {index + 1}", entry) for index, entry in enumerate(cubes["proofs"])]
+        else:
+            entries.append(("proof", manifest["proof"]))
+        files = {label: (directory / _plain_name(entry["file"]), entry) for label, entry in entries}
+    except (KeyError, TypeError, ValueError) as error:
+        return not verdict.fail("manifest", f"a file entry is malformed: {error}")
+    for path, listed in files.values():
+        step = f"{path.name} hash"
+        if not path.is_file():
+            return not verdict.fail(step, f"{path.name} is missing")
+        size, digest = file_hash(path)
+        if (size, digest) != (listed.get("bytes"), listed.get("sha256")):
+            return not verdict.fail(step, f"{path.name} has {size} bytes and SHA-256 {digest}; the manifest lists "
+                                          f"{listed.get('bytes')} bytes and {listed.get('sha256')}")
+        if "cubes" not in manifest:
+            verdict.steps[step] = True
+    if "cubes" in manifest:
+        verdict.steps[f"hashes of {len(files)} files"] = True
+    context["files"] = files
+    return True
+
+
+def _plain_name(name) -> str:
+    """A file name inside the directory, never a path out of it."""
+    if not isinstance(name, str) or not name or Path(name).name != name or name in (".", ".."):
+        raise ValueError(f"{name!r} is not a file name")
+    return name
+
+
+def _placements(read: _Read, context: dict, verdict: Verdict) -> bool:
+    """An enumeration's placements, expanded from its representatives and checked; they
+    are the formula's blocked ones (a certificate of a bound blocks none)."""
+    context["blocked"] = ()
+    if read.enumeration is None:
+        return True
+    try:
+        context["blocked"] = expand(read.problem, read.value, read.enumeration)
+    except EnumerationError as error:
+        return not verdict.fail("placements", str(error))
+    verdict.steps["placements"] = True
+    return True
+
+
+def _witness(read: _Read, context: dict, verdict: Verdict) -> bool:
+    """A certificate of a bound shows a placement achieving it."""
+    if read.enumeration is not None:
+        return True
+    witness = read.manifest.get("witness", [])
+    reason = witness_problem(read.problem, witness)
+    if reason is None and len(witness) != read.value:
+        reason = f"the witness has {len(witness)} pieces, not {read.value}"
+    if reason is not None:
+        return not verdict.fail("witness", reason)
+    verdict.steps["witness"] = True
+    return True
+
+
+def _rebuilt_formula(read: _Read, context: dict, verdict: Verdict) -> bool:
+    step = "rebuilt formula"
+    try:
+        expected = rebuild_formula(read.problem, read.bound, read.encoding, read.order, context["blocked"])
+    except ContractError as error:
+        return not verdict.fail(step, str(error))
+    path, listed = context["files"]["formula"]
+    if hashlib.sha256(expected).hexdigest() != listed["sha256"]:
+        return not verdict.fail(step, "formula.cnf is not the formula of the problem and bound: "
+                                      + _first_difference(expected, path))
+    verdict.steps[step] = True
+    return True
+
+
+def _refutations(read: _Read, context: dict, verdict: Verdict) -> bool:
+    files = context["files"]
+    formula_path, formula_entry = files["formula"]
+    formula = (str(formula_path), formula_entry["sha256"])
+    if "proof" in files:
+        path, entry = files["proof"]
+        checks = [("DRAT refutation", Refutation(PROOF, *formula, str(path), entry["sha256"]))]
+    else:
+        try:
+            checks = bundle_refutations(formula, files)
+        except (CubeError, OSError, UnicodeDecodeError) as error:
+            return not verdict.fail("cubes", str(error))
+        verdict.steps["cubes"] = True
+    failed = _run_all(checks, context["engine"], context["executor"])
+    if failed is not None:
+        return not verdict.fail(*failed)
+    for step, _ in checks:
+        verdict.steps[step] = True
+    return True
+
+
+def _run_all(checks: list[tuple[str, Refutation]], engine: str, executor: Executor | None
+             ) -> tuple[str, str] | None:
+    """The first rejection among ``checks`` as ``(step, reason)``; all are checked at once
+    on ``executor``, or one after another here."""
+    if executor is None:
+        for step, refutation in checks:
+            if (reason := check_refutation(refutation, engine)) is not None:
+                return step, reason
         return None
-    where = f" (step {result.failed_step})" if result.failed_step > 0 else ""
-    return f"dratify rejected the proof{where}: {result.reason}"
+    futures = [(step, executor.submit(check_refutation, refutation, engine)) for step, refutation in checks]
+    try:
+        for step, future in futures:
+            if (reason := future.result()) is not None:
+                return step, reason
+    finally:
+        for _, future in futures:
+            future.cancel()
+    return None

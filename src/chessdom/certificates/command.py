@@ -1,60 +1,79 @@
 """The checker's command line, shared by ``python -m chessdom.certificates`` and
-``chessdom certificate check``: a directory, or a URL the service gave, fetched first."""
+``chessdom certificate check``: a directory, a ``.tar.gz`` archive or the service's URL,
+its DRAT checks run on ``--workers N`` local processes or a Dask cluster (``--scheduler``)."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
-import tempfile
-from pathlib import Path
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, ProcessPoolExecutor
 
 from chessdom.certificates.check import ENGINES, CheckerUnavailable, check_certificate
-from chessdom.certificates.contract import FORMULA, MANIFEST, PROOF
+from chessdom.certificates.sources import SourceError, certificate_directory
 
 USAGE_ERROR = 2
 REJECTED = 1
 
+LocalPool = Callable[[int], Executor]
 
-def fetch(url: str, directory: Path) -> None:
-    """Download ``url`` (``…/certificates/{id}``) and its two files into ``directory``,
-    streamed: a proof is never held in memory here."""
-    import requests
 
-    url = url.rstrip("/")
-    for name, address in ((MANIFEST, url), (FORMULA, f"{url}/{FORMULA}"), (PROOF, f"{url}/{PROOF}")):
-        with requests.get(address, stream=True, timeout=60) as response:
-            response.raise_for_status()
-            with (directory / name).open("wb") as file:
-                for chunk in response.iter_content(chunk_size=1 << 20):  # gzip is undone here
-                    file.write(chunk)
+def _positive(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
+    return number
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("target", metavar="DIR-or-URL", help="a certificate directory, or its URL /certificates/{id}")
+    parser.add_argument("target", metavar="DIR-or-ARCHIVE-or-URL",
+                        help="a certificate directory, its .tar.gz archive, or its URL /certificates/{id}")
     parser.add_argument("--engine", choices=ENGINES, default="native",
                         help="dratify's engine: native (Rust, from cdclkit[native]) or python (10–20× slower); "
                              "default %(default)s")
+    parser.add_argument("--workers", type=_positive, default=1, metavar="N",
+                        help="check a cube bundle's proofs on N local processes; default %(default)s (here)")
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                        help="check a cube bundle's proofs on this Dask cluster (its workers must see the files: "
+                             "this machine or a shared filesystem)")
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
 
 
-def run(args: argparse.Namespace) -> int:
+@contextlib.contextmanager
+def executor_for(args: argparse.Namespace, local_pool: LocalPool) -> Iterator[Executor | None]:
+    """Where the DRAT checks run: a Dask cluster, ``local_pool(workers)``, or here."""
+    if args.scheduler is not None:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise ValueError("--scheduler needs dask.distributed: pip install 'chessdom[cluster]'") from None
+        try:
+            client = Client(args.scheduler, timeout=10)
+        except (OSError, ValueError) as error:
+            raise ValueError(f"--scheduler: cannot reach {args.scheduler}: {error}") from None
+        with client:
+            yield client.get_executor()
+    elif args.workers > 1:
+        with local_pool(args.workers) as pool:
+            yield pool
+    else:
+        yield None
+
+
+def run(args: argparse.Namespace, local_pool: LocalPool = lambda size: ProcessPoolExecutor(size)) -> int:
     """Check and print the verdict: exit status 0 verified, 1 rejected. Raises ValueError
-    for a target that is neither a directory nor a fetchable URL, or a missing engine."""
-    target = args.target
+    for a target that is neither a certificate directory, archive nor fetchable URL, an
+    unreachable scheduler, or a missing engine."""
     try:
-        if target.startswith(("http://", "https://")):
-            with tempfile.TemporaryDirectory(prefix="chessdom-certificate-") as scratch:
-                fetch(target, Path(scratch))
-                verdict = check_certificate(scratch, engine=args.engine)
-        elif Path(target).is_dir():
-            verdict = check_certificate(target, engine=args.engine)
-        else:
-            raise ValueError(f"{target} is neither a directory nor an http(s) URL")
-    except CheckerUnavailable as error:
+        with certificate_directory(args.target) as directory, executor_for(args, local_pool) as executor:
+            verdict = check_certificate(directory, engine=args.engine, executor=executor)
+    except (CheckerUnavailable, SourceError) as error:
         raise ValueError(str(error)) from None
-    except OSError as error:  # requests' errors are OSErrors too
-        raise ValueError(f"could not fetch {target}: {error}") from None
     if args.json:
         print(json.dumps(verdict.to_dict()))
     else:
@@ -71,8 +90,9 @@ def run(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m chessdom.certificates",
-        description="Check a chessdom certificate (a directory, or the URL the service gave): rebuild its formula, "
-                    "check hashes, witness and the DRAT refutation. Exit status 0 verified, 1 rejected, 2 usage.")
+        description="Check a chessdom certificate (a directory, its .tar.gz archive, or the URL the service gave): "
+                    "rebuild its formula, check hashes, placements and the DRAT refutations. Exit status 0 "
+                    "verified, 1 rejected, 2 usage.")
     add_arguments(parser)
     try:
         return run(parser.parse_args(argv))

@@ -1,17 +1,7 @@
-"""The certificate contract, written out once more from its text (docs/explanation/
-certificate-contract.md) and deliberately not from the solver's encoder:
-
-- variables ``1…R·C`` are the squares, row-major from a1: rank ``r``, file ``f`` (both
-  0-based) is variable ``r·C + f + 1``;
-- domination and independent domination: for every square, in variable order, one clause
-  of its own variable and those of the squares that attack it; total domination: the
-  same clause without its own variable; literals in increasing order;
-- independent domination and independence: for every attacking pair ``u < v``, in order
-  of ``u`` then ``v``, the clause ``−u −v``;
-- the refuted bound: python-sat's ``CardEnc.atmost(lits=[1…R·C], bound=v − 1,
-  top_id=R·C, encoding=E)`` (``CardEnc.atleast(…, bound=v + 1, …)`` for independence);
-- DIMACS text: ``p cnf N M`` with ``N = max(R·C, the encoding's top variable)``, then one
-  clause a line, literals separated by one space, ending in `` 0``; nothing else.
+"""The certificate contract's vocabulary, written out once more from its text (docs/
+explanation/certificate-contract.md) and deliberately not from the solver's: the files,
+the problems, the attack rule, the refuted bound and the claim in words, square names and
+the witness. The formula itself is :mod:`.formula`.
 
 Attacks here come from coordinate differences (a queen attacks what shares its rank,
 file or a diagonal), not from walking rays as the solver's attack tables do: two
@@ -22,12 +12,20 @@ from __future__ import annotations
 
 import re
 
-CONTRACT = "chessdom-certificate/1"
+CONTRACT_V1 = "chessdom-certificate/1"
+CONTRACT = "chessdom-certificate/2"
+CONTRACTS = (CONTRACT_V1, CONTRACT)
+"""Version 2 adds the literal order, cube bundles and enumerations; version 1
+certificates (always row-major, one proof, one bound) still check."""
 MANIFEST = "manifest.json"
 FORMULA = "formula.cnf"
 PROOF = "proof.drat"
+CUBES = "cubes.txt"
+COVER = "cover.drat"
 FILES = (MANIFEST, FORMULA, PROOF)
-"""A certificate directory holds these files and nothing else."""
+"""A single-proof certificate holds these files and nothing else; a cube bundle holds
+``cubes.txt``, ``cover.drat`` and one ``cube-N.drat`` per cube instead of ``proof.drat``."""
+ORDERS = ("row-major", "hilbert")
 PIECES = ("queen", "rook", "bishop", "knight", "king")
 OBJECTIVES = ("domination", "independent_domination", "total_domination", "independence")
 ENCODINGS = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "mtotalizer", "kmtotalizer")
@@ -96,77 +94,60 @@ def claim(problem: dict, bound: int) -> str:
     return f"no {bound} or fewer {what}"
 
 
-def _structure(rows: int, cols: int, piece: str, objective: str) -> list[list[int]]:
-    squares = [(r, f) for r in range(rows) for f in range(cols)]
-    variable = {square: index + 1 for index, square in enumerate(squares)}
-    clauses = []
-    if objective != "independence":
-        for r, f in squares:
-            clause = [
-                variable[(rr, ff)] for rr, ff in squares
-                if attacks(piece, rr - r, ff - f) or ((rr, ff) == (r, f) and objective != "total_domination")
-            ]
-            clauses.append(clause)
-    if objective in ("independent_domination", "independence"):
-        for u, (r, f) in enumerate(squares, start=1):
-            for v in range(u + 1, len(squares) + 1):
-                rr, ff = squares[v - 1]
-                if attacks(piece, rr - r, ff - f):
-                    clauses.append([-u, -v])
-    return clauses
-
-
-def rebuild_formula(problem: dict, bound: int, encoding: str) -> bytes:
-    """``formula.cnf`` as the contract defines it, for refuting ``bound``."""
-    from pysat.card import CardEnc, EncType
-
+def enumeration_claim(problem: dict, value: int, solutions: int, classes: int, symmetries: int) -> str:
+    """An enumeration in words: "exactly 4860 placements of 5 queens dominate the 8×8
+    board (638 up to its 8 symmetries), and no 4 or fewer queens dominate the 8×8 board"."""
     rows, cols, piece, objective = validate_problem(problem)
-    if encoding not in ENCODINGS:
-        raise ContractError(f"encoding must be one of {', '.join(ENCODINGS)}, got {encoding!r}")
-    squares = rows * cols
-    if not isinstance(bound, int) or isinstance(bound, bool) or not 0 <= bound <= squares:
-        raise ContractError(f"the refuted bound must be an integer in 0…{squares}, got {bound!r}")
-    cardinality = CardEnc.atleast if objective == "independence" else CardEnc.atmost
-    bound_clauses = cardinality(
-        lits=list(range(1, squares + 1)), bound=bound, top_id=squares, encoding=getattr(EncType, encoding)
-    ).clauses
-    clauses = _structure(rows, cols, piece, objective) + bound_clauses
-    top = max([squares] + [abs(literal) for clause in bound_clauses for literal in clause])
-    lines = [f"p cnf {top} {len(clauses)}"] + [" ".join(map(str, clause)) + " 0" for clause in clauses]
-    return ("\n".join(lines) + "\n").encode("ascii")
+    board = f"the {rows}×{cols} board"
+    pieces = f"{value} {_PLURALS[piece] if value != 1 else piece}"
+    verb = "dominates" if solutions == 1 else "dominate"
+    what = {
+        "domination": f"{pieces} {verb} {board}",
+        "independent_domination": f"{value} mutually non-attacking {pieces.split(' ', 1)[1]} {verb} {board}",
+        "total_domination": f"{pieces} totally {verb} {board}",
+        "independence": f"{value} mutually non-attacking {pieces.split(' ', 1)[1]} stand on {board}",
+    }[objective]
+    placements = "placement" if solutions == 1 else "placements"
+    return (f"exactly {solutions} {placements} of {what} ({classes} up to its {symmetries} symmetries), "
+            f"and {claim(problem, refuted_bound(objective, value))}")
 
 
 _SQUARE = re.compile(r"([a-z]+)([1-9][0-9]*)")
 
 
-def witness_problem(problem: dict, squares: list[str]) -> str | None:
-    """Why the witness placement does not meet the objective, or None when it does."""
-    rows, cols, piece, objective = validate_problem(problem)
+def parse_squares(rows: int, cols: int, names: list[str]) -> tuple[set[tuple[int, int]] | None, str | None]:
+    """The ``(rank, file)`` squares named (from a1, 0-based), or None and why not."""
     placed = set()
-    for name in squares:
+    for name in names:
         match = _SQUARE.fullmatch(str(name))
         if match is None:
-            return f"{name!r} is not a square name"
+            return None, f"{name!r} is not a square name"
         file = 0
         for letter in match[1]:
             file = file * 26 + ord(letter) - ord("a") + 1
         rank, file = int(match[2]) - 1, file - 1
         if not (0 <= rank < rows and 0 <= file < cols):
-            return f"{name} is off the board"
+            return None, f"{name} is off the board"
         if (rank, file) in placed:
-            return f"{name} is given twice"
+            return None, f"{name} is given twice"
         placed.add((rank, file))
+    return placed, None
+
+
+def placement_problem(problem: dict, placed: set[tuple[int, int]]) -> str | None:
+    """Why the pieces on ``placed`` do not meet the objective, or None when they do."""
+    rows, cols, piece, objective = validate_problem(problem)
     if objective in ("independent_domination", "independence"):
         for r, f in placed:
             for rr, ff in placed:
                 if attacks(piece, rr - r, ff - f):
-                    return f"the witness has two {_PLURALS[piece]} attacking each other"
+                    return f"two {_PLURALS[piece]} attack each other"
     if objective != "independence":
         for r in range(rows):
             for f in range(cols):
                 own = (r, f) in placed and objective != "total_domination"
                 if not own and not any(attacks(piece, r - pr, f - pf) for pr, pf in placed):
-                    return f"the witness leaves {_square_name(r, f)} undominated"
+                    return f"it leaves {_square_name(r, f)} undominated"
     return None
 
 
@@ -178,3 +159,13 @@ def _square_name(rank: int, file: int) -> str:
         file, letter = divmod(file - 1, 26)
         letters = chr(ord("a") + letter) + letters
     return f"{letters}{rank + 1}"
+
+
+def witness_problem(problem: dict, squares: list[str]) -> str | None:
+    """Why the witness placement does not meet the objective, or None when it does."""
+    rows, cols, _, _ = validate_problem(problem)
+    placed, reason = parse_squares(rows, cols, squares)
+    if placed is None:
+        return reason
+    reason = placement_problem(problem, placed)
+    return None if reason is None else f"the witness: {reason}"

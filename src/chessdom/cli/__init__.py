@@ -27,8 +27,10 @@ DELEGATES = {
 CERTIFICATE_DESCRIPTION = """\
 Check a certificate as a sceptical reader would. The checker shares no code with the
 solver: it rebuilds formula.cnf from the problem named in the manifest with its own
-attack rule and compares it byte for byte, checks both files' SHA-256, the witness
-placement and the words of the claim, and has dratify check the DRAT refutation.
+attack rule, literal order and symmetries and compares it byte for byte, checks every
+file's SHA-256, the witness or listed placements and the words of the claim, and has
+dratify check the DRAT refutations (a cube bundle's in parallel with --workers N or
+--scheduler tcp://HOST:PORT).
 Exit status 0: verified; 1: rejected (the first failed step is printed); 2: usage."""
 
 
@@ -44,7 +46,15 @@ def _add_certificate(commands) -> None:
     check = actions.add_parser("check", help="check a certificate directory or URL; exit status 1 if rejected",
                                description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     command.add_arguments(check)
-    check.set_defaults(handler=command.run)
+    check.set_defaults(handler=_check_certificate)
+
+
+def _check_certificate(args: argparse.Namespace) -> int:
+    """The checker's own command, with this package's worker pool for ``--workers``."""
+    from chessdom.certificates import command
+    from chessdom.processes import WorkerPool
+
+    return command.run(args, local_pool=WorkerPool)
 
 
 def parser() -> argparse.ArgumentParser:

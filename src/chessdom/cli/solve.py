@@ -12,6 +12,7 @@ from pathlib import Path
 
 from chessdom import library, models
 from chessdom.chessboard import PLACEMENT_VARIANTS, Piece
+from chessdom.models.certificates import MAX_PROOF_BYTES
 from chessdom.processes import WorkerPool
 
 from chessdom.cli.arguments import UsageError, add_board, add_json, integer, positive_float, print_json
@@ -20,9 +21,12 @@ from chessdom.cli.arguments import UsageError, add_board, add_json, integer, pos
 def _solve(args: argparse.Namespace) -> int:
     if args.certify is not None:
         _check_empty_directory(args.certify, "--certify")
+        if args.count:
+            _check_empty_directory(_count_directory(args.certify), "--certify (its count's directory)")
     if args.representatives is not None and not args.count:
         raise UsageError("argument --representatives: needs --count")
     started = time.monotonic()
+    certify = args.certify is not None
     with _cube_executor(args) as executor:
         result = library.solve_placement(
             args.piece,
@@ -33,50 +37,78 @@ def _solve(args: argparse.Namespace) -> int:
             count=args.count,
             seed=args.seed,
             use_theorems=args.use_theorems,
-            representatives=args.representatives is not None,
+            representatives=args.representatives is not None or (certify and args.count),
             executor=executor,
         )
+        answer = result.to_dict()
+        if args.representatives is None and answer.get("count"):
+            answer["count"]["representatives"] = None
+        if certify:
+            certificate = _Certification(args, executor, started)
+            answer.update(certificate.make(result, args.certify))
+            if answer.get("count") is not None:
+                answer["count"].update(certificate.make(result, _count_directory(args.certify), enumeration=True))
     if args.representatives is not None and result.count is not None:
         with open(args.representatives, "w", encoding="utf-8") as out:
             out.writelines(" ".join(squares) + "\n" for squares in result.count.representatives)
-    answer = result.to_dict()
-    if args.certify is not None:
-        remaining = None if args.time_limit is None else args.time_limit - (time.monotonic() - started)
-        answer.update(_certificate(result, args.certify, remaining, args.max_proof_mb))
     if args.json:
         print_json(answer)
     else:
         print(result)
-        if args.certify is not None:
-            certificate = answer["certificate"]
-            if certificate is None:
-                print(f"certificate unavailable: {answer['certificate_unavailable']}")
-            else:
-                check = certificate["checker"]
-                status = f"checked by {check['name']} {check['version']} ({check['engine']}) in {check['seconds']:.2f} s" \
-                    if certificate["checked"] else f"NOT checked: {check['verdict']}"
-                print(f"certificate in {certificate['directory']}: {certificate['claim']}; {status}")
+        if certify:
+            _print_certificate(answer, "certificate")
+            if answer.get("count") is not None:
+                _print_certificate(answer["count"], "count certificate")
     # A script that asked for a certificate should not go on without one.
-    certified = args.certify is None or (answer["certificate"] or {}).get("checked", False)
+    wanted = [answer] + ([answer["count"]] if certify and answer.get("count") is not None else [])
+    certified = not certify or all((part["certificate"] or {}).get("checked", False) for part in wanted)
     return 0 if certified else 1
 
 
-def _certificate(result, directory: Path, time_limit: float | None, max_proof_mb: int) -> dict:
-    """Certify into ``directory``, which appears only when the certificate is complete."""
-    from chessdom.models.certificates import CertificateUnavailable, make_certificate
+def _count_directory(directory: Path) -> Path:
+    """Where ``--certify DIR`` puts the certificate of the count: ``DIR-count`` beside it."""
+    return directory.with_name(f"{directory.name}-count")
 
-    try:
-        manifest = make_certificate(result, directory, time_limit=time_limit, max_proof_bytes=max_proof_mb * 2**20)
-    except CertificateUnavailable as reason:
-        return {"certificate": None, "certificate_unavailable": str(reason)}
-    except OSError as error:
-        raise UsageError(f"argument --certify: cannot write {directory}: {error.strerror or error}") from None
-    check = dict(manifest["check"])
-    return {
-        "certificate": {"directory": str(directory), "claim": manifest["claim"], "checked": check.pop("checked"),
-                        "checker": check},
-        "certificate_unavailable": None,
-    }
+
+def _print_certificate(part: dict, what: str) -> None:
+    certificate = part["certificate"]
+    if certificate is None:
+        print(f"{what} unavailable: {part['certificate_unavailable']}")
+        return
+    check = certificate["checker"]
+    status = f"checked by {check['name']} {check['version']} ({check['engine']}) in {check['seconds']:.2f} s" \
+        if certificate["checked"] else f"NOT checked: {check['verdict']}"
+    cubes = f" ({certificate['cubes']} cubes)" if certificate.get("cubes") else ""
+    print(f"{what} in {certificate['directory']}{cubes}: {certificate['claim']}; {status}")
+
+
+class _Certification:
+    """Certificates into directories, sharing the solve's time limit and cube executor."""
+
+    def __init__(self, args: argparse.Namespace, executor, started: float):
+        self.args, self.executor, self.started = args, executor, started
+
+    def make(self, result, directory: Path, *, enumeration: bool = False) -> dict:
+        """Certify into ``directory``, which appears only when the certificate is complete."""
+        from chessdom.models.certificates import CertificateUnavailable, make_certificate
+
+        args = self.args
+        remaining = None if args.time_limit is None else args.time_limit - (time.monotonic() - self.started)
+        try:
+            manifest = make_certificate(result, directory, time_limit=remaining,
+                                        max_proof_bytes=args.max_proof_mb * 2**20, executor=self.executor,
+                                        workers=args.workers or 1, enumeration=enumeration)
+        except CertificateUnavailable as reason:
+            return {"certificate": None, "certificate_unavailable": str(reason)}
+        except OSError as error:
+            raise UsageError(f"argument --certify: {error.strerror or error}: {error.filename or directory}") from None
+        check = dict(manifest["check"])
+        return {
+            "certificate": {"directory": str(directory), "claim": manifest["claim"],
+                            "cubes": manifest.get("cubes", {}).get("count"), "checked": check.pop("checked"),
+                            "checker": check},
+            "certificate_unavailable": None,
+        }
 
 
 def _check_empty_directory(path: Path, argument: str) -> None:
@@ -140,10 +172,13 @@ def add_solve(commands) -> None:
     parser.add_argument("--seed", type=integer(0), default=0, help="CP-SAT's random seed; default %(default)s")
     parser.add_argument("--use-theorems", action="store_true", help="allow a cited theorem to prove the bound")
     parser.add_argument("--certify", type=Path, metavar="DIR",
-                        help="write a certificate of the bound into DIR (new or empty): formula.cnf, proof.drat and "
-                             "manifest.json, checked by the independent checker; exit status 1 when none is made")
-    parser.add_argument("--max-proof-mb", type=integer(1), default=128, metavar="MB",
-                        help="with --certify: give up on proofs larger than this; default %(default)s")
+                        help="write a certificate of the bound into DIR (new or empty): formula.cnf, manifest.json and "
+                             "proof.drat (or cubes.txt, cube proofs and a cover proof), checked by the independent "
+                             "checker; with --count, also a certificate of the count and its classes into DIR-count; "
+                             "exit status 1 when one is not made")
+    parser.add_argument("--max-proof-mb", type=integer(1), default=MAX_PROOF_BYTES // 2**20, metavar="MB",
+                        help="with --certify: split a refutation into cubes when one proof would grow past this, "
+                             "each cube's proof under it; default %(default)s")
     parser.add_argument("--representatives", metavar="FILE",
                         help="with --count: write one placement per symmetry class to FILE, one per line")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",

@@ -1,0 +1,87 @@
+"""A certificate's manifest: what it proves, in words the checker derives again, and every
+file it holds with its size and SHA-256 (docs/explanation/certificate-contract.md)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from chessdom.certificates import CONTRACT, COVER, CUBES, FORMULA, MANIFEST, PROOF, claim, enumeration_claim
+from chessdom.chessboard import PlacementResult
+from chessdom.models.certificates.cubes import Bundle
+from chessdom.models.certificates.enumeration import Enumeration
+from chessdom.models.certificates.formula import PlainFormula
+from chessdom.models.certificates.prover import SOLVER, ProofRun
+
+@dataclass(frozen=True)
+class Evidence:
+    """One proof (``run``), or a cube bundle with its cover proof."""
+
+    run: ProofRun | None = None
+    bundle: Bundle | None = None
+    cover: ProofRun | None = None
+    seconds: float = 0.0
+    """A bundle's wall time, first cube to cover."""
+    entries: dict = field(default_factory=dict)
+
+
+def file_entry(path: Path) -> dict:
+    digest, size = hashlib.sha256(), 0
+    with path.open("rb") as file:
+        while chunk := file.read(1 << 20):
+            digest.update(chunk)
+            size += len(chunk)
+    return {"file": path.name, "bytes": size, "sha256": digest.hexdigest()}
+
+
+def bundle_entries(directory: Path, cubes: int) -> dict:
+    """The manifest's ``cubes``: the cube file, one proof per cube, the cover proof."""
+    return {"file": file_entry(directory / CUBES),
+            "proofs": [file_entry(directory / f"cube-{index}.drat") for index in range(1, cubes + 1)],
+            "cover": file_entry(directory / COVER)}
+
+
+def manifest_of(result: PlacementResult, bound: int, encoding: str, order: str, directory: Path,
+                formula: PlainFormula, evidence: Evidence, listed: Enumeration | None) -> dict:
+    problem = result.problem
+    problem_dict = problem.to_dict()
+    manifest = {"contract": CONTRACT, "problem": problem_dict, "value": result.value}
+    if listed is None:
+        manifest["witness"] = list(result.placement)
+        manifest["claim"] = claim(problem_dict, bound)
+    else:
+        manifest["enumeration"] = listed.to_manifest()
+        manifest["claim"] = enumeration_claim(problem_dict, result.value, len(listed.placements),
+                                              len(listed.representatives), len(listed.symmetries))
+    manifest["refuted"] = {"bound": bound, "relation": "at least" if problem.objective.maximize else "at most"}
+    if listed is not None:
+        manifest["refuted"]["blocked"] = len(listed.placements)
+    manifest.update({
+        "encoding": encoding,
+        "order": order,
+        "formula": {**file_entry(directory / FORMULA), "variables": formula.variables,
+                    "clauses": len(formula.clauses)},
+    })
+    if evidence.run is not None:
+        run = evidence.run
+        manifest["proof"] = {**file_entry(directory / PROOF), "format": "DRAT, text"}
+        manifest["prover"] = {**SOLVER, "solve_seconds": round(run.solve_seconds, 3),
+                              "wall_seconds": round(run.wall_seconds, 3)}
+    else:
+        runs = evidence.bundle.runs
+        manifest["cubes"] = {**evidence.entries, "count": len(runs), "splits": evidence.bundle.splits,
+                             "format": "DRAT, text"}
+        manifest["prover"] = {**SOLVER, "solve_seconds": round(sum(run.solve_seconds for run in runs)
+                                                               + evidence.cover.solve_seconds, 3),
+                              "longest_cube_seconds": round(max(run.solve_seconds for run in runs), 3),
+                              "wall_seconds": round(evidence.seconds, 3)}
+    manifest["optimum"] = {"solver": result.solver.name, "proof": result.proof}
+    manifest["created_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return manifest
+
+
+def write_manifest(directory: Path, manifest: dict) -> None:
+    (directory / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
