@@ -122,7 +122,8 @@ class WorkerPool(Executor):
 
     def submit(self, fn: Callable, /, *args, **kwargs) -> Future:
         """The :class:`concurrent.futures.Executor` face. Canceling a running future kills
-        its worker: the future then ends with :class:`WorkerFailed` (``canceled``)."""
+        its worker: the future then ends with :class:`WorkerFailed` (``canceled``). The
+        future's ``started_at`` is when a worker took the call."""
         future = _PoolFuture()
 
         def run() -> None:
@@ -130,7 +131,7 @@ class WorkerPool(Executor):
                 return
             try:
                 value = self.call(fn, args, kwargs, should_cancel=future.stop_requested,
-                                  cancel_check_every=POLL_SECONDS)
+                                  cancel_check_every=POLL_SECONDS, on_start=future.mark_started)
             except CallRaised as raised:
                 future.set_exception(raised.error)
             except BaseException as error:
@@ -287,6 +288,11 @@ class _PoolFuture(Future):
     def __init__(self):
         super().__init__()
         self._stop = False
+        self.started_at: float | None = None
+        """``time.monotonic()`` when a worker took the call (a budget counts from there)."""
+
+    def mark_started(self, worker_pid: int) -> None:
+        self.started_at = time.monotonic()
 
     def cancel(self) -> bool:
         if super().cancel():
