@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from concurrent.futures import Executor
 
 from ortools.sat.python import cp_model
 from pysat.card import CardEnc, EncType
@@ -43,7 +42,6 @@ def count_placements(
     time_limit: float | None = None,
     method: str = "sat",
     representatives: bool = False,
-    executor: Executor | None = None,
     check: bool = False,
 ) -> SolutionCount:
     """Every placement of exactly ``value`` pieces meeting ``problem``'s constraints,
@@ -56,29 +54,26 @@ def count_placements(
         dominating 8×8 take 3.5 s by blocking clauses and 125 s by enumeration with one
         CP-SAT worker) or ``cpsat``.
     representatives: also return each class's lex-leader, by square names.
-    executor: enumerate as cubes on this :class:`concurrent.futures.Executor`
-        (:func:`chessdom.models.cubes.enumerate_by_cubes`), SAT only.
     check: also enumerate every placement without symmetry breaking and raise
         :class:`CountMismatch` unless the classes are exactly the canonical forms of all
         placements and their orbits add up to their number (slow: a test's check).
     """
     if method not in METHODS:
         raise ValueError(f"unknown counting method {method!r} (expected one of {', '.join(METHODS)})")
-    if executor is not None and method != "sat":
-        raise ValueError("enumeration by cubes runs SAT: use method 'sat'")
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    if executor is not None:
-        from chessdom.models.cubes.enumerating import enumerate_by_cubes  # cubes import this module
-
-        leaders, exact = enumerate_by_cubes(problem, value, executor, time_limit=time_limit)
-    else:
-        leaders, exact = _enumerate(problem, value, deadline, method, symmetry_breaking=True)
-    leaders = sorted(leaders)
-    solutions = sum(orbit_size(problem.board, leader) for leader in leaders)
+    leaders, exact = _enumerate(problem, value, deadline, method, symmetry_breaking=True)
     if check and exact:
         placements, complete = _enumerate(problem, value, deadline, method, symmetry_breaking=False)
         if complete:
             check_classes(problem, leaders, placements)
+    return count_of_classes(problem, leaders, exact, representatives)
+
+
+def count_of_classes(problem: PlacementProblem, leaders, exact: bool, representatives: bool) -> SolutionCount:
+    """The count of the placements whose classes have ``leaders``: each class adds its
+    orbit's size."""
+    leaders = sorted(leaders)
+    solutions = sum(orbit_size(problem.board, leader) for leader in leaders)
     return SolutionCount(
         solutions, len(leaders), exact,
         tuple(tuple(square_names(problem.board, leader)) for leader in leaders) if representatives else None,

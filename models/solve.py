@@ -14,7 +14,7 @@ from chessdom.chessboard import (
 )
 from chessdom.models.counting import count_placements
 from chessdom.models.cpsat import CpSatParams, solve_cpsat
-from chessdom.models.cubes import local_pool, solve_by_cubes
+from chessdom.models.cubes import count_by_cubes, local_pool, solve_by_cubes
 from chessdom.models.literature import literature_value
 from chessdom.models.live import LiveBounds
 from chessdom.models.outcome import Outcome
@@ -152,7 +152,8 @@ def solve(
         if backend == "cubes" and executor is None:
             executor = stack.enter_context((cube_workers or local_pool)())
             cube_budget = CUBE_BUDGET_SECONDS if cube_budget is None else cube_budget
-        outcome = _optimise(problem, backend, time_limit, seed, theorem, on_event, executor, cube_budget,
+        remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - started), 0.01)
+        outcome = _optimise(problem, backend, remaining, seed, theorem, on_event, executor, cube_budget,
                             backend_options)
         if theorem is not None:
             outcome = _with_theorem(problem, outcome, theorem.value, theorem.citation)
@@ -162,8 +163,11 @@ def solve(
         result = _result(problem, outcome, backend, seed, time.perf_counter() - started)
         if count and result.optimal:
             remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - started), 0.01)
-            counted = count_placements(problem, result.value, time_limit=remaining, representatives=representatives,
-                                       executor=executor if backend == "cubes" else None)
+            if backend == "cubes":
+                counted = count_by_cubes(problem, result.value, executor, time_limit=remaining,
+                                         representatives=representatives)
+            else:
+                counted = count_placements(problem, result.value, time_limit=remaining, representatives=representatives)
             result = replace(result, count=counted)
     return replace(result, wall_time=time.perf_counter() - started)
 

@@ -34,13 +34,20 @@ class SolveFailed(Exception):
         self.detail = detail
 
 
+def start_worker(data_dir: Path, slots_directory: Path, slot_count: int) -> None:
+    """What a worker does once as it starts: where certificates go, and which slots its
+    cubes may take."""
+    tasks.serve_from(data_dir)
+    tasks.share_slots(SolverSlots(slots_directory, slot_count))
+
+
 class SolverPool:
     def __init__(self, slots: SolverSlots, data_dir: Path):
         self.slots = slots
         self.workers = WorkerPool(
             slots.count, keep_warm=1, max_rss_bytes=MAX_WORKER_RSS_BYTES,
             preload=("chessdom.api.runtime.tasks", "chessdom.api.runtime.warm"),
-            initializer=(tasks.serve_from, (Path(data_dir),)),
+            initializer=(start_worker, (Path(data_dir), slots.directory, slots.count)),
         )
 
     def run(

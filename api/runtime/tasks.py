@@ -3,22 +3,27 @@ were converted from the request at the edge (see :mod:`chessdom.api.kinds`)."""
 
 from __future__ import annotations
 
+import contextlib
 import time
+from functools import partial
 from pathlib import Path
 
 from chessdom import models, native_search
 from chessdom.chessboard import Board, Piece, PlacementProblem, PlacementResult, check_placement, square_names
 from chessdom.models.certificates import CertificateUnavailable
+from chessdom.models.cubes import available_cores, local_pool
 from chessdom.processes import report_event
 
 from chessdom.api.runtime.calls import FieldError, squares
 from chessdom.api.runtime.certificate_store import CertificateStore
+from chessdom.api.runtime.slots import SolverSlots
 
 MAX_LISTED_PAIRS = 10_000
 """k queens on one line attack in k(k−1)/2 pairs: /verify lists only this many, and
 counts them all."""
 
 _certificates: CertificateStore | None = None
+_slots: SolverSlots | None = None
 
 
 def serve_from(data_dir: Path) -> None:
@@ -27,24 +32,24 @@ def serve_from(data_dir: Path) -> None:
     _certificates = CertificateStore(data_dir)
 
 
+def share_slots(slots: SolverSlots) -> None:
+    """The service's solver slots, which cube workers take (called once as the worker starts)."""
+    global _slots
+    _slots = slots
+
+
 def placement(
     problem: PlacementProblem, *, time_limit: float | None = None, certify: bool = False,
     trace: bool = False, scheduler: str | None = None, **options,
 ) -> dict:
-    """The solve's answer, sending live bounds as they improve; with a Dask ``scheduler``
-    address its SAT queries run as cubes on that cluster; with ``trace``, the greedy
-    baseline's steps (seed 002's lesson); with ``certify``, a certificate in the data
-    directory within what is left of ``time_limit``."""
+    """The solve's answer, sending live bounds as they improve; where ``auto`` picks
+    cube-and-conquer its cubes run on the Dask cluster at ``scheduler``, or else on worker
+    processes of this machine within the solver slots (:func:`cube_workers`); with
+    ``trace``, the greedy baseline's steps (seed 002's lesson); with ``certify``, a
+    certificate in the data directory within what is left of ``time_limit``."""
     started = time.monotonic()
-    if scheduler is None:
-        result = models.solve(problem, time_limit=time_limit, on_progress=report_event, **options)
-    else:
-        from distributed import Client
-
-        with Client(scheduler, timeout=10) as client:
-            result = models.solve(
-                problem, time_limit=time_limit, on_progress=report_event, executor=client.get_executor(), **options,
-            )
+    where = cube_workers if scheduler is None else partial(_cluster, scheduler)
+    result = models.solve(problem, time_limit=time_limit, on_progress=report_event, cube_workers=where, **options)
     answer = result.to_dict()
     if trace:
         answer["trace"] = native_search.greedy_steps(problem)
@@ -52,6 +57,30 @@ def placement(
         remaining = None if time_limit is None else time_limit - (time.monotonic() - started)
         answer.update(_certificate(result, remaining))
     return answer
+
+
+@contextlib.contextmanager
+def cube_workers():
+    """Worker processes for one solve's cubes: one for the slot the solve holds, and one
+    for each other slot a job may use that is free now, held (and so counted in
+    ``solvers_busy``) until the cubes are done. Jobs never take slot 0, and neither do
+    these: a synchronous request always has a slot to wait for. The workers end with this
+    process, which the service kills when the solve is canceled or overruns."""
+    extra = _slots.take_free(available_cores() - 1, for_job=True) if _slots is not None else []
+    try:
+        with local_pool(1 + len(extra)) as pool:  # started while the solve's first seconds need no cubes
+            yield pool
+    finally:
+        for token in extra:
+            _slots.release(token)
+
+
+@contextlib.contextmanager
+def _cluster(scheduler: str):
+    from distributed import Client
+
+    with Client(scheduler, timeout=10) as client:
+        yield client.get_executor()
 
 
 def _certificate(result: PlacementResult, time_limit: float | None) -> dict:

@@ -13,11 +13,11 @@ and the cubes still queued are cancelled.
 """
 
 from chessdom.models.cubes.conquering import Conquest, CubeAnswer, available_cores, conquer, local_pool, solve_cube
-from chessdom.models.cubes.enumerating import enumerate_by_cubes, enumeration_cubes
+from chessdom.models.cubes.enumerating import count_by_cubes, enumerate_by_cubes, enumeration_cubes
 from chessdom.models.cubes.optimise import solve_by_cubes
 from chessdom.models.cubes.splitting import Cube, refine, regions, split
 
 __all__ = [
-    "Conquest", "Cube", "CubeAnswer", "available_cores", "conquer", "enumerate_by_cubes", "enumeration_cubes",
+    "Conquest", "Cube", "CubeAnswer", "available_cores", "conquer", "count_by_cubes", "enumerate_by_cubes", "enumeration_cubes",
     "local_pool", "refine", "regions", "solve_by_cubes", "solve_cube", "split",
 ]

@@ -54,8 +54,13 @@ _ENCODING_LOCK = threading.Lock()
 
 
 def local_pool(workers: int | None = None) -> WorkerPool:
-    """Warm worker processes on this machine for cubes: one per core by default."""
-    return WorkerPool(workers or available_cores(), preload=(__name__, "chessdom.models.cubes.enumerating"))
+    """Worker processes on this machine for cubes, one per core by default, all started at
+    once. No idle spare is kept: a worker killed with its cube is replaced when the next
+    cube needs it, so the pool never holds more processes than ``workers``."""
+    pool = WorkerPool(workers or available_cores(), keep_warm=0,
+                      preload=(__name__, "chessdom.models.cubes.enumerating"))
+    pool.warm(pool.size)
+    return pool
 
 
 def available_cores() -> int:

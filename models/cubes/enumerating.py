@@ -11,8 +11,8 @@ import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 
-from chessdom.chessboard import PlacementProblem, Square
-from chessdom.models.counting import placement_events, sat_placements
+from chessdom.chessboard import PlacementProblem, SolutionCount, Square
+from chessdom.models.counting import count_of_classes, placement_events, sat_placements
 from chessdom.models.cubes.splitting import Region, regions
 from chessdom.models.sat import SatParams
 from chessdom.processes import WorkerPool
@@ -96,3 +96,13 @@ def enumerate_by_cubes(
         for future in pending:
             future.cancel()
     return leaders, exact
+
+
+def count_by_cubes(
+    problem: PlacementProblem, value: int, executor: Executor, *, time_limit: float | None = None,
+    representatives: bool = False, on_progress: Callable[[int, int], None] | None = None,
+) -> SolutionCount:
+    """:func:`chessdom.models.counting.count_placements`, its enumeration run as cubes on
+    ``executor``."""
+    leaders, exact = enumerate_by_cubes(problem, value, executor, time_limit=time_limit, on_progress=on_progress)
+    return count_of_classes(problem, leaders, exact, representatives)

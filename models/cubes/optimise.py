@@ -42,7 +42,8 @@ def solve_by_cubes(
     params = {"method": "cubes", "cube_budget": cube_budget, "symmetry_breaking": symmetry_breaking,
               "executor": type(executor).__name__}
     info = {"solver_name": f"sat:{sat_solver} cube-and-conquer", "solver_version": pysat.__version__, "params": params}
-    warm = solve_sat(problem, time_limit=warm_start, on_event=report)
+    warm = solve_sat(problem, time_limit=warm_start if time_limit is None else min(warm_start, time_limit),
+                     on_event=report)
     if warm.infeasible or warm.proved_optimal:
         return replace(warm, **info)
     placement = warm.placement
