@@ -24,7 +24,7 @@ from pysat.solvers import Solver
 
 from chessdom.chessboard import PlacementProblem, SolutionCount, Square, canonical_form, check_placement, square_names
 from chessdom.models.cpsat import build_model
-from chessdom.models.sat import SatParams, build_cnf
+from chessdom.models.sat import SatParams, bounded_groups, build_cnf
 from chessdom.models.symmetry_breaking import orbit_size
 from chessdom.processes.killable import run_killable
 
@@ -129,6 +129,11 @@ def sat_placements(
     cnf = build_cnf(problem, pool, symmetry_breaking=symmetry_breaking)
     occupied = [pool.id(s) for s in problem.board.squares()]
     cnf.extend(CardEnc.equals(occupied, value, vpool=pool, encoding=EncType.totalizer).clauses)
+    # Redundant, as in the SAT backend: no more lines of one direction hold pieces than
+    # there are pieces (see bounded_groups: it lets SAT refute 6 queens on 13×13 in seconds).
+    for group in bounded_groups(problem, pool)[1:]:
+        if len(group) > value:
+            cnf.extend(CardEnc.atmost(group, value, vpool=pool, encoding=EncType.totalizer).clauses)
     for region, count in counts:
         cnf.extend(CardEnc.equals([occupied[s] for s in region], count, vpool=pool, encoding=EncType.totalizer).clauses)
     with Solver(name=solver_name, bootstrap_with=cnf.clauses) as solver:

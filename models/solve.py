@@ -20,6 +20,7 @@ from chessdom.models.live import LiveBounds
 from chessdom.models.outcome import Outcome
 from chessdom.models.sat import SatParams, solve_sat
 from chessdom.models.theorems import theorem_bound
+from chessdom.processes import WorkerPool
 
 MAX_SIDE = 64
 SOLVERS = ("auto", "cpsat", "sat")
@@ -65,14 +66,14 @@ SLIDER_DOMINATION = (Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION)
 AUTO_RULES = (
     AutoRule(
         "cubes",
-        "queen domination from 14×14: cube-and-conquer proves γ(Q_14) = 8 in CUBES_Q14 s where one SAT process "
-        "needs more than SAT_Q14 s",
+        "queen domination from 14×14: cube-and-conquer on one worker proves γ(Q_14) = 8 in 104 s of CPU "
+        "where one SAT process takes 265 s (and below 14×14 SAT wins: γ(Q_13) 8.7 s against 24.5 s)",
         pieces=(Piece.QUEEN,), objectives=(Objective.DOMINATION,), from_squares=14 * 14,
     ),
     AutoRule(
         "cubes",
-        "independent queen domination from 12×12: cube-and-conquer proves i(Q_12) = 7 in CUBES_IQ12 s, "
-        "one SAT process in SAT_IQ12 s",
+        "independent queen domination from 12×12: cube-and-conquer on one worker proves i(Q_12) = 7 in 11.1 s "
+        "of CPU and i(Q_13) = 7 in 13.9 s, where one SAT process takes 18.3 s and 19.1 s",
         pieces=(Piece.QUEEN,), objectives=(Objective.INDEPENDENT_DOMINATION,), from_squares=12 * 12,
     ),
     AutoRule(
@@ -84,7 +85,7 @@ AUTO_RULES = (
     AutoRule(
         "cpsat",
         "leaper domination and independence: CP-SAT's LP bound proves γ(N_12) = 24 in 1.2 s "
-        "(reduced_costs and max_lp_sym subsolvers)",
+        "(reduced_costs and max_lp_sym subsolvers), where SAT cubes need more than a minute for γ(N_13)",
     ),
 )
 """Symmetry breaking stays off in every backend: measured, it slowed γ(Q_12) from 3.0 to
@@ -126,7 +127,7 @@ def solve(
         :class:`concurrent.futures.Executor` — a process pool, or a Dask client's — whatever
         ``auto`` would pick.
     cube_budget: seconds after which a cube is split further (default
-        :data:`CUBE_BUDGET_SECONDS` when ``auto`` picks cubes, else none).
+        :data:`CUBE_BUDGET_SECONDS`, or none on a single local worker).
     cube_workers: where cubes run when ``auto`` picks them and no ``executor`` is given: a
         callable returning a context manager that yields an executor (the service's gives
         the worker processes its slots allow); default one warm worker process per core.
@@ -151,7 +152,8 @@ def solve(
     with contextlib.ExitStack() as stack:
         if backend == "cubes" and executor is None:
             executor = stack.enter_context((cube_workers or local_pool)())
-            cube_budget = CUBE_BUDGET_SECONDS if cube_budget is None else cube_budget
+        if backend == "cubes" and cube_budget is None:
+            cube_budget = _default_budget(executor)
         remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - started), 0.01)
         outcome = _optimise(problem, backend, remaining, seed, theorem, on_event, executor, cube_budget,
                             backend_options)
@@ -172,8 +174,19 @@ def solve(
     return replace(result, wall_time=time.perf_counter() - started)
 
 
-CUBE_BUDGET_SECONDS = 30.0
-"""A cube still running after this many seconds is split (measured: BUDGET_WHY)."""
+CUBE_BUDGET_SECONDS = 60.0
+"""A cube still running after this many seconds is split, so that no cube holds the others'
+workers idle at the end of a round. Splitting kills the cube: its work so far is lost, so
+the budget is long against γ(Q_14)'s cubes (96 s of CPU in 83 cubes, the longest well under
+a minute) and matters only from 15×15 on. A judgement from those figures, not a measured
+optimum."""
+
+
+def _default_budget(executor: Executor) -> float | None:
+    """None for a single local worker: a cube split there only loses the work it had done."""
+    if isinstance(executor, WorkerPool) and executor.size == 1:
+        return None
+    return CUBE_BUDGET_SECONDS
 
 
 def _backend(problem: PlacementProblem, solver: str, executor: Executor | None, theorem) -> tuple[str, str | None]:
