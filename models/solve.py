@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor
-from dataclasses import replace
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, replace
 
-from chessdom.chessboard import Objective, PlacementProblem, PlacementResult, SolverInfo, Status, check_placement, square_names
+from chessdom.chessboard import (
+    Objective, Piece, PlacementProblem, PlacementResult, SolverInfo, Status, check_placement, square_names,
+)
 from chessdom.models.counting import count_placements
 from chessdom.models.cpsat import CpSatParams, solve_cpsat
-from chessdom.models.cubes import solve_by_cubes
+from chessdom.models.cubes import count_by_cubes, local_pool, solve_by_cubes
 from chessdom.models.literature import literature_value
 from chessdom.models.live import LiveBounds
 from chessdom.models.outcome import Outcome
 from chessdom.models.sat import SatParams, solve_sat
 from chessdom.models.theorems import theorem_bound
+from chessdom.processes import WorkerPool
 
 MAX_SIDE = 64
 SOLVERS = ("auto", "cpsat", "sat")
@@ -26,25 +31,65 @@ class PlacementCheckFailed(RuntimeError):
 
 
 def choose_backend(problem: PlacementProblem) -> str:
-    """The backend measured strongest for the piece and objective (see scripts/bench_models)."""
+    """The backend ``auto`` picks for ``problem`` (see :func:`backend_choice`)."""
     return backend_choice(problem)[0]
 
 
 def backend_choice(problem: PlacementProblem) -> tuple[str, str]:
-    """The backend ``auto`` picks and the measurement that picks it (2-core machine, the
-    benchmark tables in docs/benchmarks): SAT, closing in from both sides with line variables, for
-    slider domination; CP-SAT, whose LP bounds carry leaper domination, for the rest.
-    Symmetry breaking stays off in both: measured, it slowed γ(Q_12) from 3.0 to 5.7 s and
-    γ(Q_13) from 16 to 22 s (SAT), and γ(N_12) from 1.2 to 5.1 s (CP-SAT)."""
-    if problem.piece.is_slider and problem.objective in (Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION):
-        return "sat", (
-            "slider domination: SAT with line variables proves γ(Q_13) = 7 in 9 s and i(Q_11) = 5 in 0.7 s, "
-            "where CP-SAT needs minutes"
-        )
-    return "cpsat", (
+    """The backend ``auto`` picks — ``sat``, ``cpsat`` or ``cubes`` — by piece, objective
+    and size, and the measurement that picks it (the tables of docs/benchmarks, on 2 cores):
+    the rules of :data:`AUTO_RULES`, the first that applies."""
+    for rule in AUTO_RULES:
+        if rule.applies(problem):
+            return rule.backend, rule.why
+    raise AssertionError("the last rule applies to every problem")
+
+
+@dataclass(frozen=True)
+class AutoRule:
+    """``backend`` for problems of ``pieces`` and ``objectives`` with at least
+    ``from_squares`` squares (an n×n board has n² of them); ``why`` is the measurement."""
+
+    backend: str
+    why: str
+    pieces: tuple[Piece, ...] = tuple(Piece)
+    objectives: tuple[Objective, ...] = tuple(Objective)
+    from_squares: int = 0
+
+    def applies(self, problem: PlacementProblem) -> bool:
+        return (problem.piece in self.pieces and problem.objective in self.objectives
+                and problem.board.num_squares >= self.from_squares)
+
+
+SLIDERS = tuple(piece for piece in Piece if piece.is_slider)
+SLIDER_DOMINATION = (Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION)
+AUTO_RULES = (
+    AutoRule(
+        "cubes",
+        "queen domination from 14×14: cube-and-conquer on one worker proves γ(Q_14) = 8 in 104 s of CPU "
+        "where one SAT process takes 265 s (and below 14×14 SAT wins: γ(Q_13) 8.7 s against 24.5 s)",
+        pieces=(Piece.QUEEN,), objectives=(Objective.DOMINATION,), from_squares=14 * 14,
+    ),
+    AutoRule(
+        "cubes",
+        "independent queen domination from 12×12: cube-and-conquer on one worker proves i(Q_12) = 7 in 11.1 s "
+        "of CPU and i(Q_13) = 7 in 13.9 s, where one SAT process takes 18.3 s and 19.1 s",
+        pieces=(Piece.QUEEN,), objectives=(Objective.INDEPENDENT_DOMINATION,), from_squares=12 * 12,
+    ),
+    AutoRule(
+        "sat",
+        "slider domination: SAT with line variables proves γ(Q_13) = 7 in 9 s and i(Q_11) = 5 in 0.7 s, "
+        "where CP-SAT needs minutes",
+        pieces=SLIDERS, objectives=SLIDER_DOMINATION,
+    ),
+    AutoRule(
+        "cpsat",
         "leaper domination and independence: CP-SAT's LP bound proves γ(N_12) = 24 in 1.2 s "
-        "(reduced_costs and max_lp_sym subsolvers)"
-    )
+        "(reduced_costs and max_lp_sym subsolvers), where SAT cubes need more than a minute for γ(N_13)",
+    ),
+)
+"""Symmetry breaking stays off in every backend: measured, it slowed γ(Q_12) from 3.0 to
+5.7 s and γ(Q_13) from 16 to 22 s (SAT), and γ(N_12) from 1.2 to 5.1 s (CP-SAT)."""
 
 
 def solve(
@@ -59,26 +104,33 @@ def solve(
     on_progress: Callable[[dict], None] | None = None,
     executor: Executor | None = None,
     cube_budget: float | None = None,
+    cube_workers: Callable[[], AbstractContextManager[Executor]] | None = None,
     **backend_options,
 ) -> PlacementResult:
     """Solve ``problem`` to proven optimality, or as far as ``time_limit`` allows.
 
     Parameters
     ----------
-    solver: ``"cpsat"``, ``"sat"`` or ``"auto"`` (:func:`choose_backend`).
+    solver: ``"cpsat"``, ``"sat"`` or ``"auto"`` (:func:`backend_choice`: by piece,
+        objective and size, cube-and-conquer for the largest queen boards).
     time_limit: seconds for the whole call, counting included; ``None`` for no limit.
-    count: also count the optimal placements, and up to the board's symmetries.
+    count: also count the optimal placements, and up to the board's symmetries
+        (:func:`chessdom.models.counting.count_placements`; by cubes where the solve used them).
     seed: CP-SAT's random seed. With ``num_workers=1`` a run repeats exactly; with the
         default two workers, which race, the value and the proof repeat but the placement
         may differ (measured: γ(Q_11) gave two placements in two runs with seed 3).
     use_theorems: allow a cited theorem (:mod:`chessdom.models.theorems`) to bound the optimum.
-    representatives: with ``count``, also one placement per symmetry class, found by
-        enumeration under symmetry breaking and checked against the full count.
+    representatives: with ``count``, also one placement per symmetry class (its lex-leader).
     on_progress: called with a snapshot (:class:`chessdom.models.live.LiveBounds`) each time the
         best verified placement or the best proven bound improves.
     executor: run the SAT queries as cube-and-conquer (:mod:`chessdom.models.cubes`) on this
-        :class:`concurrent.futures.Executor` — a process pool, or a Dask client's.
-    cube_budget: with ``executor``, seconds after which a cube is split further.
+        :class:`concurrent.futures.Executor` — a process pool, or a Dask client's — whatever
+        ``auto`` would pick.
+    cube_budget: seconds after which a cube is split further (default
+        :data:`CUBE_BUDGET_SECONDS`, or none on a single local worker).
+    cube_workers: where cubes run when ``auto`` picks them and no ``executor`` is given: a
+        callable returning a context manager that yields an executor (the service's gives
+        the worker processes its slots allow); default one warm worker process per core.
     backend_options: fields of :class:`CpSatParams` or :class:`SatParams`.
 
     Raises
@@ -94,38 +146,77 @@ def solve(
     if time_limit is not None and time_limit <= 0:
         raise ValueError(f"time_limit must be positive, got {time_limit}")
     started = time.perf_counter()
-    backend, why = backend_choice(problem) if solver == "auto" else (solver, None)
     theorem = theorem_bound(problem) if use_theorems else None
-    known_bound = theorem.value if theorem else None
+    backend, why = _backend(problem, solver, executor, theorem)
     on_event = LiveBounds(problem, on_progress) if on_progress is not None else None
+    with contextlib.ExitStack() as stack:
+        if backend == "cubes" and executor is None:
+            executor = stack.enter_context((cube_workers or local_pool)())
+        if backend == "cubes" and cube_budget is None:
+            cube_budget = _default_budget(executor)
+        remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - started), 0.01)
+        outcome = _optimise(problem, backend, remaining, seed, theorem, on_event, executor, cube_budget,
+                            backend_options)
+        if theorem is not None:
+            outcome = _with_theorem(problem, outcome, theorem.value, theorem.citation)
+        _verify(problem, outcome)
+        if why is not None:
+            outcome = replace(outcome, params={**outcome.params, "auto": why})
+        result = _result(problem, outcome, backend, seed, time.perf_counter() - started)
+        if count and result.optimal:
+            remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - started), 0.01)
+            if backend == "cubes":
+                counted = count_by_cubes(problem, result.value, executor, time_limit=remaining,
+                                         representatives=representatives)
+            else:
+                counted = count_placements(problem, result.value, time_limit=remaining, representatives=representatives)
+            result = replace(result, count=counted)
+    return replace(result, wall_time=time.perf_counter() - started)
+
+
+CUBE_BUDGET_SECONDS = 60.0
+"""A cube still running after this many seconds is split, so that no cube holds the others'
+workers idle at the end of a round. Splitting kills the cube: its work so far is lost, so
+the budget is long against γ(Q_14)'s cubes (96 s of CPU in 83 cubes, the longest well under
+a minute) and matters only from 15×15 on. A judgement from those figures, not a measured
+optimum."""
+
+
+def _default_budget(executor: Executor) -> float | None:
+    """None for a single local worker: a cube split there only loses the work it had done."""
+    if isinstance(executor, WorkerPool) and executor.size == 1:
+        return None
+    return CUBE_BUDGET_SECONDS
+
+
+def _backend(problem: PlacementProblem, solver: str, executor: Executor | None, theorem) -> tuple[str, str | None]:
+    """The backend and, when ``auto`` chose it, why."""
     if executor is not None:
         if solver == "cpsat" or theorem is not None:
             raise ValueError("cube-and-conquer runs SAT cubes without theorems: use solver 'sat' or 'auto'")
-        backend = "cubes"
-        outcome = solve_by_cubes(
+        return "cubes", None
+    if solver != "auto":
+        return solver, None
+    backend, why = backend_choice(problem)
+    if backend == "cubes" and theorem is not None:  # cubes take no theorem: SAT starts from its bound
+        return "sat", f"{why}; a cited theorem bounds it, and SAT starts from its bound"
+    return backend, why
+
+
+def _optimise(problem, backend, time_limit, seed, theorem, on_event, executor, cube_budget, backend_options) -> Outcome:
+    known_bound = theorem.value if theorem else None
+    if backend == "cubes":
+        return solve_by_cubes(
             problem, executor, time_limit=time_limit, cube_budget=cube_budget, on_event=on_event, **backend_options
         )
-    elif backend == "cpsat":
-        outcome = solve_cpsat(
+    if backend == "cpsat":
+        return solve_cpsat(
             problem, time_limit=time_limit, seed=seed, params=CpSatParams(**backend_options), known_bound=known_bound,
             on_event=on_event,
         )
-    else:
-        outcome = solve_sat(
-            problem, time_limit=time_limit, params=SatParams(**backend_options), known_bound=known_bound,
-            on_event=on_event,
-        )
-    if theorem is not None:
-        outcome = _with_theorem(problem, outcome, theorem.value, theorem.citation)
-    _verify(problem, outcome)
-    if why is not None and backend != "cubes":
-        outcome = replace(outcome, params={**outcome.params, "auto": why})
-    result = _result(problem, outcome, backend, seed, time.perf_counter() - started)
-    if count and result.optimal:
-        remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - started), 0.01)
-        counted = count_placements(problem, result.value, time_limit=remaining, representatives=representatives)
-        result = replace(result, count=counted)
-    return replace(result, wall_time=time.perf_counter() - started)
+    return solve_sat(
+        problem, time_limit=time_limit, params=SatParams(**backend_options), known_bound=known_bound, on_event=on_event,
+    )
 
 
 def _with_theorem(problem: PlacementProblem, outcome: Outcome, bound: int, citation: str) -> Outcome:

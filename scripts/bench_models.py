@@ -1,35 +1,62 @@
-"""Seconds to a proven optimum for γ(Q_n), i(Q_n) and γ(N_n), per backend and for the
-textbook baseline (plain CP-SAT model, 2 default workers, same process).
+"""Seconds to a proven optimum for γ(Q_n), i(Q_n) and γ(N_n): per backend against the
+textbook baseline, or frontier rows end to end through ``POST /jobs`` on a default server,
+each against the previous default in the same run.
 
     python -m chessdom.scripts.bench_models [--cap 120] [--repeats 3] [--engines baseline,cpsat,sat,auto,cubes]
-                                   [--families queen-domination,...] [--min-size 12] [--max-size 14]
-                                   [--workers 2] [--scaling 14]
+                                   [--families queen-domination,...] [--min-size 12] [--max-size 14] [--workers 2]
+    python -m chessdom.scripts.bench_models --rows queen-domination:15 [--rows queen-count:8-14 ...]
+                                   [--cap 600] [--against previous|none] [--repeats 1]
+    python -m chessdom.scripts.bench_models --scaling 14 [--cap 600]
+    python -m chessdom.scripts.bench_models --tiny
 
-The frontier rows of issue 13 are γ(Q_n) n = 12…16, γ(N_n) n = 14…18 and i(Q_n) n = 12…16
-(``--min-size 12 --engines auto,cubes``); ``cubes`` runs cube-and-conquer on a local pool of
-``--workers`` processes. ``--scaling N`` adds one row: γ(Q_N) by cubes on a loopback Dask
-cluster of one worker, then of two.
+**Backends** (the default mode): each engine in this process; ``cubes`` runs cube-and-conquer
+on ``--workers`` local worker processes. A cell is the median over the repeats, or ">cap"
+when the per-solve cap stopped a run; once an engine misses the cap on a family its larger
+sizes are skipped. Ratios are seconds divided by the baseline's (below 1 is faster).
 
-A cell is the median over the repeats of the seconds to a proven optimum, or ">cap" when
-a run was stopped by the per-solve cap; once an engine misses the cap on a family, its
-larger sizes are skipped. Ratios are seconds divided by the baseline's (below 1 is faster).
+**Frontier rows** (``--rows FAMILY:N`` or ``FAMILY:FROM-TO``, repeatable, each row on its
+own): ``chessdom serve`` with its defaults (one solver slot per core, no scheduler) on a
+temporary data directory, each row a ``POST /jobs`` with ``time_limit`` = cap, timed from
+the post to the job's end. The families are those of the backends and ``queen-count``
+(γ(Q_n) with ``count`` and ``representatives``: the complete list of classes). ``--against
+previous`` also runs each row the way the previous default did, in the same run: the
+explicit solver ``auto`` chose before it chose by size (SAT for queens, CP-SAT for knights)
+through the same job, and for ``queen-count`` the enumeration checked by plain
+re-enumeration (in this process). The load average is printed beside each row.
+
+**Scaling** (``--scaling N``): γ(Q_N) by cubes on a loopback Dask cluster of one worker,
+then of two: seconds, and the cubes' CPU seconds (no redundant work: the two should match).
+
+**Tiny** (``--tiny``): γ(Q_4) by SAT with a time limit, warm (median of 20 in this process):
+with the warm killable child against a fresh child per solve, and through ``POST /domination``
+on a default server.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
 
+import requests
 from ortools.sat.python import cp_model
 from tabulate import tabulate
 from tqdm import tqdm
 
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, attack_table
-from chessdom.models import solve
+from chessdom.models import count_placements, solve
+from chessdom.models.cubes import local_pool
 from chessdom.models.formulation import formulate
+from chessdom.processes.killable import release_warm_children
+from chessdom.scripts.live_server import free_port
 
 FAMILIES = {
     "queen-domination": (Piece.QUEEN, Objective.DOMINATION, range(4, 17)),
@@ -37,6 +64,12 @@ FAMILIES = {
     "knight-domination": (Piece.KNIGHT, Objective.DOMINATION, range(4, 19)),
 }
 ENGINES = ("baseline", "cpsat", "sat", "auto", "cubes")
+ROW_FAMILIES = (*FAMILIES, "queen-count")
+PREVIOUS_SOLVER = {"queen-domination": "sat", "queen-independent": "sat", "knight-domination": "cpsat",
+                   "queen-count": "sat"}
+"""What ``auto`` chose before it chose by size: SAT for slider domination, CP-SAT for leapers."""
+LITERATURE_COUNTS = {8: 4860, 9: 114, 10: 8, 11: 2, 12: 8, 13: 288, 14: 4632, 15: 205832}
+"""OEIS A002564 (minimum queen dominating sets of n×n), read 2024-10-25, for comparison only."""
 
 
 def baseline(problem: PlacementProblem, cap: float) -> int | None:
@@ -62,7 +95,7 @@ def run(engine: str, problem: PlacementProblem, cap: float, workers: int = 2) ->
     if engine == "baseline":
         value = baseline(problem, cap)
     elif engine == "cubes":
-        with ProcessPoolExecutor(workers) as pool:
+        with local_pool(workers) as pool:
             result = solve(problem, time_limit=cap, executor=pool)
         value = result.value if result.optimal else None
     else:
@@ -71,45 +104,11 @@ def run(engine: str, problem: PlacementProblem, cap: float, workers: int = 2) ->
     return time.perf_counter() - started, value
 
 
-def scaling(size: int, cap: float) -> list[tuple[int, float | None]]:
-    """Seconds for γ(Q_size) by cubes on a loopback Dask cluster of 1, then 2 workers
-    (None past the cap)."""
-    from distributed import Client, LocalCluster
-
-    problem = PlacementProblem(Board.square(size), Piece.QUEEN, Objective.DOMINATION)
-    rows = []
-    # Default workers (nanny on, daemonic): a cube with a time limit runs its solver in a
-    # subprocess child, which daemonic processes may start.
-    for workers in (1, 2):
-        with LocalCluster(n_workers=workers, threads_per_worker=1, host="127.0.0.1", dashboard_address=None) as cluster, \
-                Client(cluster) as client:
-            started = time.perf_counter()
-            result = solve(problem, time_limit=cap, executor=client.get_executor())
-            rows.append((workers, time.perf_counter() - started if result.optimal else None))
-    return rows
+# ---- backends, in this process -----------------------------------------------------------
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cap", type=float, default=120.0, help="seconds allowed per solve")
-    parser.add_argument("--repeats", type=int, default=3, help="runs per cell; the median is reported")
-    parser.add_argument("--engines", default="baseline,cpsat,sat", help=f"comma-separated, from {', '.join(ENGINES)}")
-    parser.add_argument("--families", default=",".join(FAMILIES), help=f"comma-separated, from {', '.join(FAMILIES)}")
-    parser.add_argument("--min-size", type=int, default=1, help="smallest n to run")
-    parser.add_argument("--max-size", type=int, default=64, help="largest n to run")
-    parser.add_argument("--workers", type=int, default=2, help="local processes for the cubes engine")
-    parser.add_argument("--scaling", type=int, default=None, metavar="N",
-                        help="also γ(Q_N) by cubes on 1 vs 2 loopback Dask workers")
-    args = parser.parse_args(argv)
-    engines = args.engines.split(",")
-    families = args.families.split(",")
-    for name in engines:
-        if name not in ENGINES:
-            parser.error(f"unknown engine {name!r}")
-    for name in families:
-        if name not in FAMILIES:
-            parser.error(f"unknown family {name!r}")
-
+def backends(args: argparse.Namespace) -> None:
+    engines, families = args.engines.split(","), args.families.split(",")
     cells = [(f, n) for f in families for n in FAMILIES[f][2] if args.min_size <= n <= args.max_size]
     seconds: dict[tuple[str, int, str], float | None] = {}
     values: dict[tuple[str, int], int] = {}
@@ -120,45 +119,262 @@ def main(argv: list[str] | None = None) -> None:
             problem = PlacementProblem(Board.square(n), piece, objective)
             for engine in engines:
                 progress.set_description(f"{family} n={n} {engine}")
-                if (family, engine) in missed:
-                    progress.update(args.repeats)
-                    seconds[family, n, engine] = None
-                    continue
                 times = []
-                for _ in range(args.repeats):
+                while (family, engine) not in missed and len(times) < args.repeats:
                     elapsed, value = run(engine, problem, args.cap, args.workers)
-                    progress.update()
                     if value is None:
                         missed.add((family, engine))
-                        progress.update(args.repeats - len(times) - 1)
-                        break
-                    if values.setdefault((family, n), value) != value:
+                    elif values.setdefault((family, n), value) != value:
                         raise RuntimeError(f"{engine} proved {value} for {problem}, another engine {values[family, n]}")
-                    times.append(elapsed)
+                    else:
+                        times.append(elapsed)
+                progress.update(args.repeats)
                 seconds[family, n, engine] = statistics.median(times) if len(times) == args.repeats else None
 
     def cell(family: str, n: int, engine: str) -> str:
         taken = seconds[family, n, engine]
         if taken is None:
             return f">{args.cap:g}"
-        text = f"{taken:.2f}"
         reference = seconds.get((family, n, "baseline"))
-        if engine != "baseline" and reference:
-            text += f" ({taken / reference:.2g})"
-        return text
+        ratio = f" ({taken / reference:.2g})" if engine != "baseline" and reference else ""
+        return f"{taken:.2f}{ratio}"
 
     headers = ["problem", "n", "optimum"] + [f"{e} s" + ("" if e == "baseline" else " (÷ baseline)") for e in engines]
     rows = [[family, n, values.get((family, n), "?")] + [cell(family, n, e) for e in engines] for family, n in cells]
     print(f"seconds to a proven optimum, median of {args.repeats}, cap {args.cap:g} s per solve")
     print(tabulate(rows, headers=headers, tablefmt="github"))
-    if args.scaling is not None:
+
+
+# ---- frontier rows, through POST /jobs on a default server -------------------------------
+
+
+@contextmanager
+def default_server():
+    """``chessdom serve`` with every default but the data directory (a temporary one) and
+    the port (a free one); stopped, with its solvers, on the way out."""
+    data = Path(tempfile.mkdtemp(prefix="chessdom-bench-"))
+    port = free_port()
+    command = [sys.executable, "-m", "chessdom.api", "--host", "127.0.0.1", "--port", str(port), "--data", str(data)]
+    log = open(data / "server.log", "ab")
+    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                if requests.get(url + "/health", timeout=1).status_code == 200:
+                    break
+            except requests.RequestException:
+                pass
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the server did not start; see {data / 'server.log'}")
+            time.sleep(0.2)
+        yield url
+    finally:
+        os.killpg(server.pid, 15)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, 9)
+            server.wait()
+        log.close()
+        shutil.rmtree(data, ignore_errors=True)
+
+
+def job_params(family: str, n: int, cap: float, solver: str) -> dict:
+    params = {"size": n, "piece": "knight" if family.startswith("knight") else "queen", "time_limit": cap,
+              "solver": solver, "cache": False}
+    if family == "queen-independent":
+        params["variant"] = "independent"
+    if family == "queen-count":
+        params.update(count=True, representatives=True)
+    return params
+
+
+def run_job(url: str, params: dict) -> dict:
+    """Post one job, wait for its end: seconds from the post, and what it answered."""
+    started = time.perf_counter()
+    job = requests.post(url + "/jobs", json={"kind": "domination", "params": params}, timeout=30).json()
+    while True:
+        state = requests.get(f"{url}/jobs/{job['id']}", timeout=30).json()
+        if state["status"] not in ("queued", "running"):
+            break
+        time.sleep(0.1 if time.perf_counter() - started < 5 else 1.0)
+    seconds = time.perf_counter() - started
+    return {"seconds": seconds, "status": state["status"], "result": state.get("result"), "error": state.get("error")}
+
+
+def row_figures(outcome: dict, family: str) -> dict:
+    """Seconds (None unless proved within the cap), the value and, for counts, the count."""
+    result = outcome["result"] or {}
+    done = outcome["status"] == "succeeded" and result.get("status") == "optimal"
+    count = result.get("count") or {}
+    if family == "queen-count":
+        done = done and count.get("exact", False)
+    params = (result.get("solver") or {}).get("params", {})
+    return {
+        "seconds": outcome["seconds"] if done else None,
+        "value": result.get("value"),
+        "backend": params.get("backend"),
+        "cube_cpu_seconds": (params.get("effort") or {}).get("cube_cpu_seconds"),
+        "solutions": count.get("solutions"), "classes": count.get("up_to_symmetry"),
+    }
+
+
+def previous_count(n: int, cap: float) -> float | None:
+    """The previous default's enumeration: classes checked by plain re-enumeration."""
+    problem = PlacementProblem(Board.square(n), Piece.QUEEN, Objective.DOMINATION)
+    started = time.perf_counter()
+    result = solve(problem, solver="sat", time_limit=cap)
+    if not result.optimal:
+        return None
+    remaining = cap - (time.perf_counter() - started)
+    if remaining <= 0:
+        return None
+    counted = count_placements(problem, result.value, time_limit=remaining, representatives=True, check=True)
+    return time.perf_counter() - started if counted.exact else None
+
+
+def frontier(args: argparse.Namespace) -> None:
+    rows = [(family, n) for spec in args.rows for family, n in parse_rows(spec)]
+    table = []
+    with default_server() as url:
+        for family, n in rows:
+            load = os.getloadavg()[0]
+            new = [row_figures(run_job(url, job_params(family, n, args.cap, "auto")), family)
+                   for _ in range(args.repeats)]
+            line = {"row": f"{family}:{n}", "load": round(load, 2), **new[-1],
+                    "seconds": _median_or_none([figure["seconds"] for figure in new])}
+            if args.against == "previous":
+                if family == "queen-count":
+                    line["previous"] = previous_count(n, args.cap)
+                else:
+                    old = row_figures(run_job(url, job_params(family, n, args.cap, PREVIOUS_SOLVER[family])), family)
+                    line["previous"] = old["seconds"]
+            if family == "queen-count":
+                line["literature"] = LITERATURE_COUNTS.get(n)
+            line["load after"] = round(os.getloadavg()[0], 2)
+            print(json.dumps(line), file=sys.stderr, flush=True)
+            table.append(line)
+    _print_rows(table, args.cap)
+
+
+def _median_or_none(values: list) -> float | None:
+    return None if any(v is None for v in values) else statistics.median(values)
+
+
+def _print_rows(table: list[dict], cap: float) -> None:
+    def seconds(value):
+        return f">{cap:g}" if value is None else f"{value:.1f}"
+
+    headers = ["row", "value", "default s", "backend", "cube CPU s", "previous s", "count", "classes",
+               "OEIS A002564", "load"]
+    body = [[line["row"], line["value"], seconds(line["seconds"]), line["backend"], line["cube_cpu_seconds"],
+             seconds(line["previous"]) if "previous" in line else "", line["solutions"] or "", line["classes"] or "",
+             line.get("literature") or "", f"{line['load']}–{line['load after']}"] for line in table]
+    print(f"through POST /jobs on a default server, cap {cap:g} s per job")
+    print(tabulate(body, headers=headers, tablefmt="github"))
+
+
+def parse_rows(spec: str) -> list[tuple[str, int]]:
+    family, _, sizes = spec.partition(":")
+    if family not in ROW_FAMILIES or not sizes:
+        raise argparse.ArgumentTypeError(f"{spec!r}: expected FAMILY:N or FAMILY:FROM-TO, FAMILY one of "
+                                         f"{', '.join(ROW_FAMILIES)}")
+    low, _, high = sizes.partition("-")
+    return [(family, n) for n in range(int(low), int(high or low) + 1)]
+
+
+# ---- scaling on Dask, and the tiny solve -------------------------------------------------
+
+
+def scaling(size: int, cap: float) -> list[tuple[int, float | None, float | None]]:
+    """γ(Q_size) by cubes on a loopback Dask cluster of 1, then 2 workers: seconds (None
+    past the cap) and the cubes' CPU seconds."""
+    from distributed import Client, LocalCluster
+
+    problem = PlacementProblem(Board.square(size), Piece.QUEEN, Objective.DOMINATION)
+    rows = []
+    for workers in (1, 2):
+        with LocalCluster(n_workers=workers, threads_per_worker=1, host="127.0.0.1", dashboard_address=None) as cluster, \
+                Client(cluster) as client:
+            started = time.perf_counter()
+            result = solve(problem, time_limit=cap, executor=client.get_executor())
+            seconds = time.perf_counter() - started if result.optimal else None
+            rows.append((workers, seconds, result.solver.params.get("effort", {}).get("cube_cpu_seconds")))
+    return rows
+
+
+def tiny(repeats: int = 20) -> dict[str, float]:
+    """Median milliseconds of γ(Q_4) by SAT with a time limit, each way."""
+    problem = PlacementProblem(Board.square(4), Piece.QUEEN, Objective.DOMINATION)
+
+    def median_ms(step) -> float:
+        step()
+        times = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            step()
+            times.append(time.perf_counter() - started)
+        return round(statistics.median(times) * 1000, 1)
+
+    def fresh_child():
+        release_warm_children()  # as before: a new child for every solve
+        solve(problem, solver="sat", time_limit=10)
+
+    figures = {"fresh child ms": median_ms(fresh_child),
+               "warm child ms": median_ms(lambda: solve(problem, solver="sat", time_limit=10))}
+    body = {"size": 4, "piece": "queen", "solver": "sat", "time_limit": 10, "cache": False}
+    with default_server() as url:
+        figures["POST /domination ms"] = median_ms(lambda: requests.post(url + "/domination", json=body, timeout=30))
+    return figures
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cap", type=float, default=120.0, help="seconds allowed per solve or job")
+    parser.add_argument("--repeats", type=int, default=3, help="runs per cell; the median is reported")
+    parser.add_argument("--engines", default="baseline,cpsat,sat", help=f"comma-separated, from {', '.join(ENGINES)}")
+    parser.add_argument("--families", default=",".join(FAMILIES), help=f"comma-separated, from {', '.join(FAMILIES)}")
+    parser.add_argument("--min-size", type=int, default=1, help="smallest n to run")
+    parser.add_argument("--max-size", type=int, default=64, help="largest n to run")
+    parser.add_argument("--workers", type=int, default=2, help="local processes for the cubes engine")
+    parser.add_argument("--rows", action="append", metavar="FAMILY:N[-M]",
+                        help=f"frontier rows through POST /jobs on a default server; FAMILY one of "
+                             f"{', '.join(ROW_FAMILIES)}")
+    parser.add_argument("--against", choices=("previous", "none"), default="previous",
+                        help="with --rows: also run the previous default in the same run (default)")
+    parser.add_argument("--scaling", type=int, default=None, metavar="N",
+                        help="γ(Q_N) by cubes on 1 vs 2 loopback Dask workers")
+    parser.add_argument("--tiny", action="store_true", help="γ(Q_4) by SAT with a time limit, warm")
+    args = parser.parse_args(argv)
+    for name in args.engines.split(","):
+        if name not in ENGINES:
+            parser.error(f"unknown engine {name!r}")
+    for name in args.families.split(","):
+        if name not in FAMILIES:
+            parser.error(f"unknown family {name!r}")
+    try:
+        for spec in args.rows or ():
+            parse_rows(spec)
+    except (argparse.ArgumentTypeError, ValueError) as error:
+        parser.error(f"argument --rows: {error}")
+    print(f"load average at the start: {os.getloadavg()}")
+    if args.tiny:
+        print(json.dumps(tiny()))
+    elif args.rows:
+        frontier(args)
+    elif args.scaling is not None:
         timings = scaling(args.scaling, args.cap)
-        print(f"\nγ(Q_{args.scaling}) by cubes on a loopback Dask cluster, cap {args.cap:g} s")
-        scaled = [[w, f"{s:.1f}" if s is not None else f">{args.cap:g}"] for w, s in timings]
-        one, two = (s for _, s in timings)
-        print(tabulate(scaled, headers=["workers", "seconds"], tablefmt="github"))
+        print(f"γ(Q_{args.scaling}) by cubes on a loopback Dask cluster, cap {args.cap:g} s")
+        print(tabulate([[w, f"{s:.1f}" if s is not None else f">{args.cap:g}", cpu] for w, s, cpu in timings],
+                       headers=["workers", "seconds", "cube CPU s"], tablefmt="github"))
+        one, two = timings[0][1], timings[1][1]
         if one and two:
             print(f"speed-up with 2 workers: {one / two:.2f}×")
+    else:
+        backends(args)
+    print(f"load average at the end: {os.getloadavg()}")
 
 
 if __name__ == "__main__":

@@ -26,6 +26,12 @@ def ticking(count):
         time.sleep(0.05)
 
 
+def own_pid(then_sleep: float):
+    """The child's pid, then nothing for ``then_sleep`` seconds."""
+    yield ("pid", os.getpid())
+    time.sleep(then_sleep)
+
+
 def refusing():
     raise ValueError("this board cannot be solved as asked")
     yield
@@ -55,10 +61,25 @@ def test_five_queens_are_proved_optimal_on_8x8_through_the_child():
     assert finished and events[-1][0] == "bound" and events[-1][1] == 5
 
 
+def killable_children() -> set[int]:
+    return {pid for pid in children_of(os.getpid()) if b"killable:child_main" in Path(f"/proc/{pid}/cmdline").read_bytes()}
+
+
 def test_a_generator_past_its_limit_is_stopped_with_what_it_sent():
+    before = killable_children()  # warm children of earlier finished runs wait on
     events, finished = run_killable(ticking, (None,), 0.5)
     assert not finished and events and events[0] == ("tick", 0)
-    assert not [pid for pid in children_of(os.getpid()) if b"killable:child_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+    assert killable_children() <= before
+
+
+def test_a_child_that_finished_serves_the_next_run_and_one_stopped_never_does():
+    [(_, first)], _ = run_killable(own_pid, (0.0,), 10)
+    [(_, second)], _ = run_killable(own_pid, (0.0,), 10)
+    assert first == second != os.getpid()  # warm: the same child, not this process
+    events, finished = run_killable(own_pid, (5.0,), 0.5)
+    assert not finished and not alive(second)
+    [(_, third)], _ = run_killable(own_pid, (0.0,), 10)
+    assert third != second
 
 
 def test_what_the_generator_raises_is_raised_here():
@@ -107,3 +128,21 @@ def test_the_child_keeps_its_own_deadline_when_its_parent_cannot(parent):
         assert gone_within(child, 1.0 + CHILD_GRACE_SECONDS + 10)
     finally:
         process.send_signal(signal.SIGCONT)
+
+
+def test_an_idle_warm_child_dies_with_its_parent():
+    code = "import time; from chessdom.processes.killable import run_killable; from test_runtime_killable import ticking; " \
+           "run_killable(ticking, (1,), 10); time.sleep(600)"
+    process = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(HERE)})
+    try:
+        deadline = time.monotonic() + 30
+        while not children_of(process.pid):
+            assert time.monotonic() < deadline, "the child never started"
+            time.sleep(0.02)
+        [child] = children_of(process.pid)
+        time.sleep(1.0)  # the run is over; the child waits for the next one
+        assert alive(child)
+    finally:
+        process.kill()
+        process.wait()
+    assert gone_within(child, 5)

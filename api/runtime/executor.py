@@ -34,13 +34,20 @@ class SolveFailed(Exception):
         self.detail = detail
 
 
+def start_worker(data_dir: Path, slots_directory: Path, slot_count: int, max_proof_bytes: int | None) -> None:
+    """What a worker does once as it starts: where certificates go and how large a proof
+    file may grow, and which slots its cubes may take."""
+    tasks.serve_from(data_dir, max_proof_bytes)
+    tasks.share_slots(SolverSlots(slots_directory, slot_count))
+
+
 class SolverPool:
     def __init__(self, slots: SolverSlots, data_dir: Path, max_proof_bytes: int | None = None):
         self.slots = slots
         self.workers = WorkerPool(
             slots.count, keep_warm=1, max_rss_bytes=MAX_WORKER_RSS_BYTES,
             preload=("chessdom.api.runtime.tasks", "chessdom.api.runtime.warm"),
-            initializer=(tasks.serve_from, (Path(data_dir), max_proof_bytes)),
+            initializer=(start_worker, (Path(data_dir), slots.directory, slots.count, max_proof_bytes)),
         )
 
     def run(

@@ -15,6 +15,7 @@ RETRY_SECONDS = 0.02
 class SolverSlots:
     def __init__(self, directory: Path, count: int):
         directory.mkdir(parents=True, exist_ok=True)
+        self.directory = directory
         self.count = count
         self._paths = [directory / f"solver-slot-{index}.lock" for index in range(count)]
 
@@ -52,3 +53,14 @@ class SolverSlots:
 
     def release(self, token: int) -> None:
         os.close(token)  # closing the descriptor drops its lock
+
+    def take_free(self, most: int, *, for_job: bool = False) -> list[int]:
+        """Up to ``most`` slots free right now (none waited for): the extra slots a solve
+        that splits into cubes may use beside its own."""
+        tokens = []
+        while len(tokens) < most:
+            token = self.acquire(0, for_job=for_job)
+            if token is None:
+                break
+            tokens.append(token)
+        return tokens

@@ -6,21 +6,25 @@ from __future__ import annotations
 import contextlib
 import time
 from concurrent.futures import Executor
+from functools import partial
 from pathlib import Path
 
 from chessdom import models, native_search
 from chessdom.chessboard import Board, Piece, PlacementProblem, PlacementResult, check_placement, square_names
 from chessdom.models.certificates import CertificateUnavailable
+from chessdom.models.cubes import available_cores, local_pool
 from chessdom.processes import report_event
 
 from chessdom.api.runtime.calls import FieldError, squares
 from chessdom.api.runtime.certificate_store import CertificateStore
+from chessdom.api.runtime.slots import SolverSlots
 
 MAX_LISTED_PAIRS = 10_000
 """k queens on one line attack in k(k−1)/2 pairs: /verify lists only this many, and
 counts them all."""
 
 _certificates: CertificateStore | None = None
+_slots: SolverSlots | None = None
 
 
 def serve_from(data_dir: Path, max_proof_bytes: int | None = None) -> None:
@@ -30,30 +34,39 @@ def serve_from(data_dir: Path, max_proof_bytes: int | None = None) -> None:
     _certificates = CertificateStore(data_dir, max_proof_bytes)
 
 
+def share_slots(slots: SolverSlots) -> None:
+    """The service's solver slots, which cube workers take (called once as the worker starts)."""
+    global _slots
+    _slots = slots
+
+
 def placement(
     problem: PlacementProblem, *, time_limit: float | None = None, certify: bool = False,
     trace: bool = False, scheduler: str | None = None, **options,
 ) -> dict:
-    """The solve's answer, sending live bounds as they improve; with a Dask ``scheduler``
-    address its SAT queries (and a certificate's cubes) run as cubes on that cluster; with
+    """The solve's answer, sending live bounds as they improve; where ``auto`` picks
+    cube-and-conquer its cubes run on the Dask cluster at ``scheduler``, or else on worker
+    processes of this machine within the solver slots (:func:`cube_workers`); with
     ``trace``, the greedy baseline's steps (seed 002's lesson); with ``certify``, a
-    certificate in the data directory within what is left of ``time_limit``, and with
-    ``count`` too, a certificate of the count and its classes."""
+    certificate in the data directory within what is left of ``time_limit`` (its proof's
+    cubes on the cluster too), and with ``count`` too, a certificate of the count and its
+    classes."""
     started = time.monotonic()
     shown_representatives = options.get("representatives", False)
     if certify and options.get("count"):
         options["representatives"] = True  # what an enumeration certificate lists
-    with _cluster(scheduler) as executor:
-        result = models.solve(problem, time_limit=time_limit, on_progress=report_event, executor=executor, **options)
-        answer = result.to_dict()
-        if answer.get("count") and not shown_representatives:
-            answer["count"]["representatives"] = None
-        if trace:
-            answer["trace"] = native_search.greedy_steps(problem)
-        if certify:
-            # A job's progress says the solve is done and the certificate is being made.
-            report_event({key: answer[key] for key in ("value", "placement", "lower_bound", "upper_bound", "proof")}
-                         | {"certifying": True})
+    where = cube_workers if scheduler is None else partial(_cluster, scheduler)
+    result = models.solve(problem, time_limit=time_limit, on_progress=report_event, cube_workers=where, **options)
+    answer = result.to_dict()
+    if answer.get("count") and not shown_representatives:
+        answer["count"]["representatives"] = None
+    if trace:
+        answer["trace"] = native_search.greedy_steps(problem)
+    if certify:
+        # A job's progress says the solve is done and the certificate is being made.
+        report_event({key: answer[key] for key in ("value", "placement", "lower_bound", "upper_bound", "proof")}
+                     | {"certifying": True})
+        with contextlib.nullcontext() if scheduler is None else _cluster(scheduler) as executor:
             answer.update(_certificate(result, _left(time_limit, started), executor=executor))
             if answer.get("count") is not None:
                 answer["count"].update(_certificate(result, _left(time_limit, started), executor=executor,
@@ -62,11 +75,23 @@ def placement(
 
 
 @contextlib.contextmanager
-def _cluster(scheduler: str | None):
-    """A Dask cluster's executor, or None (solves and cubes run in this worker)."""
-    if scheduler is None:
-        yield None
-        return
+def cube_workers():
+    """Worker processes for one solve's cubes: one for the slot the solve holds, and one
+    for each other slot a job may use that is free now, held (and so counted in
+    ``solvers_busy``) until the cubes are done. Jobs never take slot 0, and neither do
+    these: a synchronous request always has a slot to wait for. The workers end with this
+    process, which the service kills when the solve is canceled or overruns."""
+    extra = _slots.take_free(available_cores() - 1, for_job=True) if _slots is not None else []
+    try:
+        with local_pool(1 + len(extra)) as pool:  # started while the solve's first seconds need no cubes
+            yield pool
+    finally:
+        for token in extra:
+            _slots.release(token)
+
+
+@contextlib.contextmanager
+def _cluster(scheduler: str):
     from distributed import Client
 
     with Client(scheduler, timeout=10) as client:

@@ -8,11 +8,16 @@ and the cubes still queued are cancelled.
 - :mod:`.splitting` — the cubes: region counts, one per symmetry orbit, refined past a budget;
 - :mod:`.conquering` — one cube's SAT call, and running them all on an executor;
 - :mod:`.stop` — telling the cubes still running to stop, on this machine or a cluster;
-- :mod:`.optimise` — a whole optimisation asked as cube queries.
+- :mod:`.optimise` — a whole optimisation asked as cube queries;
+- :mod:`.enumerating` — an enumeration of the classes of placements, cube by cube.
 """
 
-from chessdom.models.cubes.conquering import Conquest, CubeAnswer, conquer, solve_cube
+from chessdom.models.cubes.conquering import Conquest, CubeAnswer, available_cores, conquer, local_pool, solve_cube
+from chessdom.models.cubes.enumerating import count_by_cubes, enumerate_by_cubes, enumeration_cubes
 from chessdom.models.cubes.optimise import solve_by_cubes
 from chessdom.models.cubes.splitting import Cube, refine, regions, split
 
-__all__ = ["Conquest", "Cube", "CubeAnswer", "conquer", "refine", "regions", "solve_by_cubes", "solve_cube", "split"]
+__all__ = [
+    "Conquest", "Cube", "CubeAnswer", "available_cores", "conquer", "count_by_cubes", "enumerate_by_cubes", "enumeration_cubes",
+    "local_pool", "refine", "regions", "solve_by_cubes", "solve_cube", "split",
+]

@@ -4,10 +4,11 @@ run past their budget and stopping at the first placement."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Executor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass
 
 from pysat.card import CardEnc, EncType
@@ -18,7 +19,9 @@ from chessdom.chessboard import Square, check_placement
 from chessdom.models.cubes.splitting import Cube, refine
 from chessdom.models.cubes.stop import StopSignal, stop_signal_for
 from chessdom.models.sat import INCREMENTAL_TOTALIZER, AtMost, bounded_groups, build_cnf, placement_of
+from chessdom.processes import WorkerFailed, WorkerPool
 from chessdom.processes.killable import run_killable
+from chessdom.processes.pool import POLL_SECONDS
 
 
 @dataclass(frozen=True)
@@ -26,26 +29,49 @@ class CubeAnswer:
     status: str  # "refuted", "found", "budget" (ran past its budget), "stopped"
     placement: tuple[Square, ...] | None
     seconds: float
+    cpu_seconds: float = 0.0
+    """CPU time of the cube's SAT call where it ran (0 when it did not finish)."""
 
 
 @dataclass(frozen=True)
 class Conquest:
     """The answer to a split query: ``status`` is ``refuted`` (every cube refuted),
-    ``found`` (``placement``, checked) or ``unknown`` (stopped by the time limit)."""
+    ``found`` (``placement``, checked) or ``unknown`` (stopped by the time limit).
+    ``cube_seconds`` are the wall times of the finished cubes; ``cpu_seconds`` their CPU
+    time and ``abandoned_seconds`` the wall time of cubes stopped unfinished (split past
+    their budget, or canceled once a placement was found), the work spent for nothing."""
 
     status: str
     placement: tuple[Square, ...] | None
     cubes_done: int
     cubes_total: int
     cube_seconds: tuple[float, ...]
+    cpu_seconds: float = 0.0
+    abandoned_seconds: float = 0.0
 
 
 _ENCODING_LOCK = threading.Lock()
 
 
+def local_pool(workers: int | None = None) -> WorkerPool:
+    """Worker processes on this machine for cubes, one per core by default, all started at
+    once. No idle spare is kept: a worker killed with its cube is replaced when the next
+    cube needs it, so the pool never holds more processes than ``workers``."""
+    pool = WorkerPool(workers or available_cores(), keep_warm=0,
+                      preload=(__name__, "chessdom.models.cubes.enumerating"))
+    pool.warm(pool.size)
+    return pool
+
+
+def available_cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 def cube_events(cube: Cube) -> Iterator[tuple]:
-    """``("solution", placement)`` or ``("refuted",)``: the cube's one SAT call."""
+    """``("solution", placement, cpu)`` or ``("refuted", cpu)``: the cube's one SAT call
+    and the CPU seconds it took."""
     problem = cube.problem
+    started = time.process_time()
     # python-sat registers every CNF it builds in one process-wide variable pool
     # (pysat.formula.Formula._vpool), so cubes encoded at once on a thread pool (a Dask
     # worker's threads) raced there: "list modified during sort" in IDPool.occupy. Encoding
@@ -63,16 +89,17 @@ def cube_events(cube: Cube) -> Iterator[tuple]:
         assumptions = at_most.assumptions(problem.cost(cube.pieces))
     with solver:
         if solver.solve(assumptions=assumptions):
-            yield ("solution", placement_of(problem, pool, solver.get_model()))
+            yield ("solution", placement_of(problem, pool, solver.get_model()), time.process_time() - started)
         else:
-            yield ("refuted",)
+            yield ("refuted", time.process_time() - started)
         at_most.delete()
 
 
 def solve_cube(cube: Cube, time_limit: float | None = None, stop: StopSignal | None = None) -> CubeAnswer:
     """Run one cube where this is called (an executor's worker). With a time limit the
-    solver runs in a child process killed at the limit or when ``stop`` is set (CaDiCaL
-    cannot be interrupted); without, it runs here and ``stop`` is only looked at first."""
+    solver runs in a (warm) killable child, killed at the limit or when ``stop`` is set
+    (CaDiCaL cannot be interrupted); without, it runs here and ``stop`` is only looked at
+    first — on a :class:`~chessdom.processes.WorkerPool`, whose cancel kills the worker."""
     started = time.monotonic()
     if stop is not None and stop.is_set():
         return CubeAnswer("stopped", None, 0.0)
@@ -86,8 +113,8 @@ def solve_cube(cube: Cube, time_limit: float | None = None, stop: StopSignal | N
     if not finished:
         return CubeAnswer("stopped" if stop is not None and stop.is_set() else "budget", None, seconds)
     if events[0][0] == "solution":
-        return CubeAnswer("found", events[0][1], seconds)
-    return CubeAnswer("refuted", None, seconds)
+        return CubeAnswer("found", events[0][1], seconds, events[0][2])
+    return CubeAnswer("refuted", None, seconds, events[0][1])
 
 
 def conquer(
@@ -102,56 +129,139 @@ def conquer(
     its :func:`refine`-d children. Stops at the first placement (checked here) or at
     ``time_limit``. ``on_progress(done, total)`` is called as cubes finish.
 
-    Without a budget or a time limit each cube runs inside the executor's worker; with
-    one it runs in ``run_killable``'s child, which a default (daemonic) Dask worker may
-    start too. On a :class:`~chessdom.processes.WorkerPool`, canceling a running cube
-    kills its worker; elsewhere the stop signal ends the killable children."""
-    deadline = None if time_limit is None else time.monotonic() + time_limit
-    stop = stop_signal_for(executor)
-    futures: dict = {}
-
-    def submit(cube: Cube):
-        limit = cube_budget
-        if deadline is not None:
-            limit = min(limit or time_limit, max(deadline - time.monotonic(), 0.01))
-        future = executor.submit(solve_cube, cube, limit, stop)
-        futures[future] = cube
-        return future
-
-    pending = {submit(cube) for cube in cubes}
+    On a :class:`~chessdom.processes.WorkerPool` each cube runs inside its worker, and a
+    cube past its budget or the time limit is canceled, which kills its worker: nothing
+    is started per cube. On another executor (a Dask cluster's) a cube with a budget or a
+    time limit runs in ``run_killable``'s warm child, which a default (daemonic) Dask worker
+    may start too, and the stop signal ends it; without either it runs in the worker."""
+    run = _PoolRun(executor, cube_budget) if isinstance(executor, WorkerPool) else _SignalledRun(executor, cube_budget)
+    run.deadline = None if time_limit is None else time.monotonic() + time_limit
+    pending = {run.submit(cube) for cube in cubes}
     total = len(cubes)
     done_seconds: list[float] = []
+    cpu_seconds = 0.0
     placement, status = None, "refuted"
     try:
         while pending and status == "refuted":
-            remaining = None if deadline is None else deadline - time.monotonic()
+            remaining = None if run.deadline is None else run.deadline - time.monotonic()
             if remaining is not None and remaining <= 0:
                 status = "unknown"
                 break
-            finished, pending = wait(pending, timeout=remaining, return_when=FIRST_COMPLETED)
+            finished, pending = wait(pending, timeout=run.wait_for(pending, remaining), return_when=FIRST_COMPLETED)
+            run.stop_overdue(pending)
             for future in finished:
-                answer = future.result()
+                answer = run.answer(future)
                 if answer.status == "found":
                     placement = answer.placement
-                    _check(futures[future], placement)
+                    _check(run.cubes[future], placement)
                     status = "found"
-                elif answer.status == "budget" and (deadline is None or time.monotonic() < deadline):
-                    children = refine(futures[future])
+                elif answer.status == "budget" and (run.deadline is None or time.monotonic() < run.deadline):
+                    children = refine(run.cubes[future])
                     total += len(children) - 1
-                    pending |= {submit(child) for child in children}
+                    pending |= {run.submit(child) for child in children}
                 elif answer.status in ("budget", "stopped"):
                     status = "unknown"
                 else:
                     done_seconds.append(answer.seconds)
+                    cpu_seconds += answer.cpu_seconds
             if on_progress is not None:
                 on_progress(len(done_seconds), total)
     finally:
-        stop.set()
+        run.stop(pending)
+    return Conquest(status, placement, len(done_seconds), total, tuple(done_seconds), cpu_seconds, run.abandoned)
+
+
+class _SignalledRun:
+    """Cubes on any executor: each with its own time limit, stopped by a shared signal."""
+
+    def __init__(self, executor: Executor, cube_budget: float | None):
+        self.executor, self.cube_budget = executor, cube_budget
+        self.deadline: float | None = None
+        self.cubes: dict[Future, Cube] = {}
+        self.abandoned = 0.0
+        self.signal = stop_signal_for(executor)
+
+    def submit(self, cube: Cube) -> Future:
+        limit = self.cube_budget
+        if self.deadline is not None:
+            limit = min(limit or float("inf"), max(self.deadline - time.monotonic(), 0.01))
+        future = self.executor.submit(solve_cube, cube, limit, self.signal)
+        self.cubes[future] = cube
+        return future
+
+    def wait_for(self, pending, remaining: float | None) -> float | None:
+        return remaining
+
+    def stop_overdue(self, pending) -> None:
+        """Each cube's child keeps its own limit."""
+
+    def answer(self, future: Future) -> CubeAnswer:
+        answer = future.result()
+        if answer.status in ("budget", "stopped"):
+            self.abandoned += answer.seconds
+        return answer
+
+    def stop(self, pending) -> None:
+        self.signal.set()
         for future in pending:
             future.cancel()
-        if all(future.done() for future in futures):
-            stop.close()  # else a cube that started late must still see it
-    return Conquest(status, placement, len(done_seconds), total, tuple(done_seconds))
+        if all(future.done() for future in self.cubes):
+            self.signal.close()  # else a cube that started late must still see it
+
+
+class _PoolRun:
+    """Cubes inside the workers of a :class:`WorkerPool`: past its budget a cube is
+    canceled, which kills its worker (the pool starts another)."""
+
+    def __init__(self, executor: WorkerPool, cube_budget: float | None):
+        self.executor, self.cube_budget = executor, cube_budget
+        self.deadline: float | None = None
+        self.cubes: dict[Future, Cube] = {}
+        self.overdue: set[Future] = set()
+        self.abandoned = 0.0
+
+    def submit(self, cube: Cube) -> Future:
+        future = self.executor.submit(solve_cube, cube)
+        self.cubes[future] = cube
+        return future
+
+    def wait_for(self, pending, remaining: float | None) -> float | None:
+        """Until the time limit, or the next running cube reaches its budget."""
+        if self.cube_budget is None:
+            return remaining
+        now = time.monotonic()
+        ends = [future.started_at + self.cube_budget - now for future in pending
+                if future.started_at is not None and future not in self.overdue]
+        # A cube taken by a worker during the wait is looked at within a poll.
+        wait = max(min(ends, default=POLL_SECONDS), POLL_SECONDS)
+        return wait if remaining is None else min(wait, remaining)
+
+    def stop_overdue(self, pending) -> None:
+        if self.cube_budget is None:
+            return
+        now = time.monotonic()
+        for future in pending:
+            if future.started_at is not None and future not in self.overdue \
+                    and now - future.started_at >= self.cube_budget:
+                self.overdue.add(future)
+                future.cancel()  # kills its worker; the future ends with WorkerFailed
+
+    def answer(self, future: Future) -> CubeAnswer:
+        try:
+            return future.result()
+        except WorkerFailed as failure:
+            if failure.reason != "canceled" or future not in self.overdue:
+                raise
+            seconds = time.monotonic() - future.started_at
+            self.abandoned += seconds
+            return CubeAnswer("budget", None, seconds)
+
+    def stop(self, pending) -> None:
+        now = time.monotonic()
+        for future in pending:
+            if future.started_at is not None:
+                self.abandoned += now - future.started_at
+            future.cancel()  # a queued cube never starts; a running one's worker is killed
 
 
 def _check(cube: Cube, placement: tuple[Square, ...]) -> None:

@@ -39,13 +39,11 @@ def solve_by_cubes(
     deadline = None if time_limit is None else time.monotonic() + time_limit
     report = on_event or (lambda event: None)
     sat_solver = SatParams.sat_solver
-    info = {
-        "solver_name": f"sat:{sat_solver} cube-and-conquer",
-        "solver_version": pysat.__version__,
-        "params": {"method": "cubes", "cube_budget": cube_budget, "symmetry_breaking": symmetry_breaking,
-                   "executor": type(executor).__name__},
-    }
-    warm = solve_sat(problem, time_limit=warm_start, on_event=report)
+    params = {"method": "cubes", "cube_budget": cube_budget, "symmetry_breaking": symmetry_breaking,
+              "executor": type(executor).__name__}
+    info = {"solver_name": f"sat:{sat_solver} cube-and-conquer", "solver_version": pysat.__version__, "params": params}
+    warm = solve_sat(problem, time_limit=warm_start if time_limit is None else min(warm_start, time_limit),
+                     on_event=report)
     if warm.infeasible or warm.proved_optimal:
         return replace(warm, **info)
     placement = warm.placement
@@ -55,6 +53,8 @@ def solve_by_cubes(
             return Outcome(None, None, first[1], infeasible=True, **info)
         placement = first[1]
         report(first)
+    effort = {"cube_rounds": 0, "cubes": 0, "cube_cpu_seconds": 0.0, "cube_abandoned_seconds": 0.0}
+    params["effort"] = effort
     while problem.cost(len(placement)) > 0:
         target = problem.pieces(problem.cost(len(placement)) - 1)  # one better
         remaining = None if deadline is None else deadline - time.monotonic()
@@ -64,6 +64,10 @@ def solve_by_cubes(
             split(problem, target, symmetry_breaking=symmetry_breaking), executor, time_limit=remaining,
             cube_budget=cube_budget, on_progress=lambda done, total: report(("cubes", done, total)),
         )
+        effort["cube_rounds"] += 1
+        effort["cubes"] += conquest.cubes_done
+        effort["cube_cpu_seconds"] = round(effort["cube_cpu_seconds"] + conquest.cpu_seconds, 3)
+        effort["cube_abandoned_seconds"] = round(effort["cube_abandoned_seconds"] + conquest.abandoned_seconds, 3)
         if conquest.status == "found":
             placement = conquest.placement
             report(("solution", placement))

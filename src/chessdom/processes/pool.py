@@ -80,13 +80,17 @@ class WorkerPool(Executor):
         self._waiting = 0
         self._closing = False
         self._spawns: queue.SimpleQueue = queue.SimpleQueue()
+        self._starting_worker: Child | None = None
         self._spawner = threading.Thread(target=self._spawn_loop, name="worker-spawner", daemon=True)
         self._spawner.start()
         self._dispatch = ThreadPoolExecutor(self.size, thread_name_prefix="worker-call")
 
-    def warm(self) -> None:
-        """Start ``keep_warm`` workers now rather than at the first call."""
-        self._replenish()
+    def warm(self, count: int | None = None) -> None:
+        """Start workers now rather than at the first call: ``keep_warm`` of them, or
+        ``count`` (a pool whose calls are about to come)."""
+        with self._lock:
+            while not self._closing and len(self._idle) + self._starting < (count or self.keep_warm):
+                self._request_spawn_locked()
 
     # ---- calls -----------------------------------------------------------------------
 
@@ -122,7 +126,8 @@ class WorkerPool(Executor):
 
     def submit(self, fn: Callable, /, *args, **kwargs) -> Future:
         """The :class:`concurrent.futures.Executor` face. Canceling a running future kills
-        its worker: the future then ends with :class:`WorkerFailed` (``canceled``)."""
+        its worker: the future then ends with :class:`WorkerFailed` (``canceled``). The
+        future's ``started_at`` is when a worker took the call."""
         future = _PoolFuture()
 
         def run() -> None:
@@ -130,7 +135,7 @@ class WorkerPool(Executor):
                 return
             try:
                 value = self.call(fn, args, kwargs, should_cancel=future.stop_requested,
-                                  cancel_check_every=POLL_SECONDS)
+                                  cancel_check_every=POLL_SECONDS, on_start=future.mark_started)
             except CallRaised as raised:
                 future.set_exception(raised.error)
             except BaseException as error:
@@ -222,7 +227,9 @@ class WorkerPool(Executor):
         while self._spawns.get():
             worker = None
             try:
-                worker = start_child(f"{__name__}:worker_main", new_session=True)
+                worker = self._starting_worker = start_child(f"{__name__}:worker_main", new_session=True)
+                if self._closing:  # terminate() may have looked before the child existed
+                    raise RuntimeError("the pool is closing")
                 worker.send((self.preload, self.initializer, self.max_rss_bytes))
                 ready = worker.output.read(STARTUP_SECONDS)
                 if ready != [("ready",)]:
@@ -231,7 +238,10 @@ class WorkerPool(Executor):
                 if worker is not None:
                     worker.kill()
                 worker = None
-                time.sleep(1.0)  # a broken environment: do not spin
+                if not self._closing:
+                    time.sleep(1.0)  # a broken environment: do not spin
+            finally:
+                self._starting_worker = None
             with self._lock:
                 self._starting -= 1
                 if worker is not None and not self._closing:
@@ -253,7 +263,8 @@ class WorkerPool(Executor):
         """Kill every worker now; calls in progress fail with ``shutdown``. Safe in a
         signal handler: it takes no lock."""
         self._closing = True
-        for worker in list(self._busy) + list(self._idle):
+        starting = self._starting_worker  # killed too: shutting down never waits for an import
+        for worker in list(self._busy) + list(self._idle) + ([starting] if starting is not None else []):
             kill_process_group(worker.pid)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
@@ -287,6 +298,11 @@ class _PoolFuture(Future):
     def __init__(self):
         super().__init__()
         self._stop = False
+        self.started_at: float | None = None
+        """``time.monotonic()`` when a worker took the call (a budget counts from there)."""
+
+    def mark_started(self, worker_pid: int) -> None:
+        self.started_at = time.monotonic()
 
     def cancel(self) -> bool:
         if super().cancel():

@@ -1,0 +1,72 @@
+"""Enumeration as cubes: each cube lists the lex-leaders with its tuple of region counts,
+and the parts add up to the plain enumeration."""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, canonical_form
+from chessdom.models import count_placements, solve
+from chessdom.models.counting import sat_placements
+from chessdom.models.cubes import count_by_cubes, enumerate_by_cubes, enumeration_cubes, local_pool
+from chessdom.models.symmetry_breaking import orbit_size
+
+SMALL = [
+    (Board(6, 6), Piece.QUEEN, Objective.DOMINATION, 3),
+    (Board(7, 7), Piece.KNIGHT, Objective.DOMINATION, 10),
+    (Board(5, 6), Piece.QUEEN, Objective.DOMINATION, 3),
+    (Board(6, 6), Piece.QUEEN, Objective.INDEPENDENCE, 6),
+    (Board(7, 7), Piece.QUEEN, Objective.INDEPENDENT_DOMINATION, 4),
+]
+
+
+@pytest.fixture(scope="module")
+def pool():
+    with local_pool(2) as workers:
+        yield workers
+
+
+@pytest.mark.parametrize("board, piece, objective, value", SMALL, ids=str)
+def test_the_count_cubes_partition_every_placement(board, piece, objective, value):
+    problem = PlacementProblem(board, piece, objective)
+    cubes = enumeration_cubes(problem, value)
+    for placement in sat_placements(problem, value):
+        placed = set(placement)
+        inside = [cube for cube in cubes if all(len(placed.intersection(region)) == count for region, count in cube)]
+        assert len(inside) == 1
+
+
+@pytest.mark.parametrize("board, piece, objective, value", SMALL, ids=str)
+def test_the_parts_listed_by_cubes_add_up_to_the_plain_enumeration(board, piece, objective, value, pool):
+    problem = PlacementProblem(board, piece, objective)
+    every = list(sat_placements(problem, value))
+    leaders, exact = enumerate_by_cubes(problem, value, pool)
+    assert exact and len(set(leaders)) == len(leaders)
+    assert sorted(leaders) == sorted(sat_placements(problem, value, symmetry_breaking=True))
+    assert {canonical_form(board, leader) for leader in leaders} == {canonical_form(board, p) for p in every}
+    assert sum(orbit_size(board, leader) for leader in leaders) == len(every)
+
+
+def test_cubes_on_any_executor_count_the_638_classes_of_the_4860_ways_five_queens_dominate_the_chessboard():
+    problem = PlacementProblem(Board.square(8), Piece.QUEEN, Objective.DOMINATION)
+    with ThreadPoolExecutor(2) as threads:
+        count = count_by_cubes(problem, 5, threads, time_limit=600, representatives=True)
+    assert (count.solutions, count.up_to_symmetry, count.exact, len(count.representatives)) == (4860, 638, True, 638)
+
+
+def test_an_enumeration_by_cubes_cut_short_says_so(pool):
+    problem = PlacementProblem(Board.square(9), Piece.QUEEN, Objective.DOMINATION)
+    count = count_by_cubes(problem, 5, pool, time_limit=0.2)
+    assert not count.exact and count.solutions < 114  # OEIS A002564: γ(Q_9) = 5 in 114 ways
+
+
+def test_counting_by_orbits_agrees_with_the_plain_count_it_no_longer_needs():
+    problem = PlacementProblem(Board.square(7), Piece.QUEEN, Objective.DOMINATION)
+    checked = count_placements(problem, 4, check=True, representatives=True)  # raises CountMismatch otherwise
+    assert (checked.solutions, checked.exact) == (len(list(sat_placements(problem, 4))), True)
+
+
+def test_a_solve_by_cubes_counts_by_cubes_on_its_own_workers(pool):
+    problem = PlacementProblem(Board.square(8), Piece.QUEEN, Objective.DOMINATION)
+    result = solve(problem, executor=pool, count=True, warm_start=0.001)
+    assert result.solver.params["backend"] == "cubes" and result.count.solutions == 4860
