@@ -43,3 +43,18 @@ def test_the_runtime_does_not_reach_up_into_http(path, package):
               if name.startswith(("chessdom.api.http", "chessdom.api.kinds", "chessdom.api.requests",
                                   "chessdom.api.responses"))}
     assert upward == set(), f"{path.name} imports {upward}"
+
+
+def test_every_package_folder_is_in_the_wheel():
+    """A package missing from pyproject's list works in the editable checkout and is absent
+    from the wheel (``chessdom.cli`` was, once: the installed command could not start)."""
+    import tomllib
+
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    listed = set(setuptools["packages"])
+    found = set()
+    for package, folder in setuptools["package-dir"].items():
+        for init in (ROOT / folder).rglob("__init__.py"):
+            relative = init.parent.relative_to(ROOT / folder).parts
+            found.add(".".join((package, *relative)))
+    assert found - listed == set()
