@@ -38,6 +38,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -331,6 +332,9 @@ def tiny(repeats: int = 20) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> None:
+    # A SIGTERM (kill, a CI timeout) unwinds like Ctrl-C, so the server and cluster this
+    # benchmark started are stopped on the way out: seen, a killed run left its server up.
+    signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cap", type=float, default=120.0, help="seconds allowed per solve or job")
     parser.add_argument("--repeats", type=int, default=3, help="runs per cell; the median is reported")
