@@ -9,7 +9,7 @@ from __future__ import annotations
 import zlib
 from typing import Annotated, Any
 
-from flask import Response, current_app, request, send_file, url_for
+from flask import Response, current_app, g, request, send_file, url_for
 from flask_openapi3 import APIBlueprint, Tag
 from pydantic import BaseModel, Field
 
@@ -49,6 +49,11 @@ def _store() -> CertificateStore:
     return CertificateStore(current_app.extensions["chessdom"].settings.data_dir)
 
 
+def _visible(certificate_id: str) -> bool:
+    """Only the token whose solve made a certificate may read it (others get 404)."""
+    return current_app.extensions["chessdom"].store.certificate_visible(certificate_id, g.owner)
+
+
 def _not_found(certificate_id: str):
     return problem(404, f"no certificate with id {certificate_id!r}")
 
@@ -63,7 +68,7 @@ def _gzip_chunks(path):
 
 
 def _file(certificate_id: str, name: str):
-    directory = _store().directory(certificate_id)
+    directory = _store().directory(certificate_id) if _visible(certificate_id) else None
     if directory is None:
         return _not_found(certificate_id)
     path = directory / name
@@ -80,7 +85,7 @@ def _file(certificate_id: str, name: str):
 def manifest(path: CertificatePath):
     """The manifest: problem, refuted bound and claim, encoding, sizes and SHA-256 of both
     files, the prover, and the independent checker's verdict."""
-    found = _store().manifest(path.certificate_id)
+    found = _store().manifest(path.certificate_id) if _visible(path.certificate_id) else None
     return found if found is not None else _not_found(path.certificate_id)
 
 

@@ -1,11 +1,16 @@
 """Certificates kept in the data directory: ``DATA/certificates/<id>/`` holds the files of
 the certificate contract. :func:`~chessdom.models.certificates.make_certificate` writes each
-one whole or not at all; they expire by the service's retention. Ids are what the HTTP
-layer turns into URLs."""
+one whole or not at all, staged in ``.<id>.partial`` beside it; while a worker process
+writes one it holds the lock file ``.<id>.writing``, so a partial certificate whose writer
+was killed (a hang-up, a cancel, a SIGKILL) is known and swept away
+(:meth:`CertificateStore.sweep_partials`). Certificates expire by the service's retention.
+Ids are what the HTTP layer turns into URLs."""
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
 import shutil
 import time
@@ -14,9 +19,14 @@ from pathlib import Path
 
 from chessdom.certificates import MANIFEST
 from chessdom.chessboard import PlacementResult
-from chessdom.models.certificates import MAX_PROOF_BYTES, make_certificate
+from chessdom.models.certificates import MAX_PROOF_BYTES, CertificateUnavailable, make_certificate
+
+from chessdom.api.runtime.locks import hold_lock_file, lock_file_held
 
 _ID = re.compile(r"[0-9a-f]{32}")
+_PARTIAL = re.compile(r"\.([0-9a-f]{32})\.(?:partial|writing)")
+WRITING = ".writing"
+NO_ROOM = (errno.ENOSPC, errno.EDQUOT)
 
 
 class CertificateStore:
@@ -26,11 +36,22 @@ class CertificateStore:
     def make(self, result: PlacementResult, *, time_limit: float | None, max_proof_bytes: int = MAX_PROOF_BYTES
              ) -> dict:
         """Certify ``result`` under a new id: the answer's ``certificate`` (id, claim and the
-        checker's verdict). Raises CertificateUnavailable with the reason when there is none."""
+        checker's verdict). Raises CertificateUnavailable with the reason when there is none
+        (a full disk among them)."""
         certificate_id = uuid.uuid4().hex
         self.root.mkdir(parents=True, exist_ok=True)
-        manifest = make_certificate(result, self.root / certificate_id, time_limit=time_limit,
-                                    max_proof_bytes=max_proof_bytes)
+        writing = self.root / f".{certificate_id}{WRITING}"
+        lock = hold_lock_file(writing)
+        try:
+            manifest = make_certificate(result, self.root / certificate_id, time_limit=time_limit,
+                                        max_proof_bytes=max_proof_bytes)
+        except OSError as error:
+            if error.errno in NO_ROOM:
+                raise CertificateUnavailable("no room on the disk to write the certificate") from None
+            raise
+        finally:
+            writing.unlink(missing_ok=True)
+            os.close(lock)
         check = dict(manifest["check"])
         return {"id": certificate_id, "claim": manifest["claim"], "checked": check.pop("checked"), "checker": check}
 
@@ -44,15 +65,56 @@ class CertificateStore:
         directory = self.directory(certificate_id)
         return None if directory is None else json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
 
+    def size(self, certificate_id: str) -> int:
+        """Bytes the certificate takes on disk (0 when there is none)."""
+        directory = self.directory(certificate_id)
+        return 0 if directory is None else _bytes_under(directory)
+
+    def total_bytes(self) -> int:
+        """Bytes every certificate takes, partial ones included."""
+        return _bytes_under(self.root) if self.root.is_dir() else 0
+
+    def remove(self, certificate_id: str) -> None:
+        if _ID.fullmatch(certificate_id):
+            shutil.rmtree(self.root / certificate_id, ignore_errors=True)
+
+    def sweep_partials(self) -> int:
+        """Remove the partial certificates no live process is writing; the number removed."""
+        if not self.root.is_dir():
+            return 0
+        removed = 0
+        for entry in list(self.root.iterdir()):
+            match = _PARTIAL.fullmatch(entry.name)
+            if match is None or not entry.exists():
+                continue
+            if lock_file_held(self.root / f".{match.group(1)}{WRITING}"):
+                continue
+            partial = self.root / f".{match.group(1)}.partial"
+            if partial.exists():
+                shutil.rmtree(partial, ignore_errors=True)
+                removed += 1
+        return removed
+
     def expire(self, older_than_seconds: float) -> int:
-        """Remove certificates (and abandoned partial ones) last written more than
-        ``older_than_seconds`` ago; the number removed."""
+        """Remove certificates last written more than ``older_than_seconds`` ago; the
+        number removed. (Partial ones go with their writer: :meth:`sweep_partials`.)"""
         cutoff = time.time() - older_than_seconds
         removed = 0
         if not self.root.is_dir():
             return 0
         for directory in self.root.iterdir():
-            if _ID.search(directory.name) and directory.stat().st_mtime < cutoff:
+            if _ID.fullmatch(directory.name) and directory.stat().st_mtime < cutoff:
                 shutil.rmtree(directory, ignore_errors=True)
                 removed += 1
         return removed
+
+
+def _bytes_under(directory: Path) -> int:
+    total = 0
+    for folder, _, files in os.walk(directory):
+        for name in files:
+            try:
+                total += os.stat(os.path.join(folder, name)).st_size
+            except FileNotFoundError:  # removed meanwhile
+                pass
+    return total
