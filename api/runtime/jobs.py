@@ -91,6 +91,12 @@ class JobRunner:
         and a solver slot are free; otherwise wait a little."""
         if not self._running.acquire(timeout=IDLE_POLL_SECONDS):
             return
+        if self.store.count_jobs("queued") == 0:
+            # Idle: no slot is taken only to find nothing to claim (/health would count it busy).
+            self._running.release()
+            self._wake.wait(IDLE_POLL_SECONDS)
+            self._wake.clear()
+            return
         slot = None
         try:
             slot = self.service.pool.slots.acquire(timeout=IDLE_POLL_SECONDS, for_job=True)
