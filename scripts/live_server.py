@@ -1,4 +1,6 @@
-"""A real ``python -m chessdom.api`` process on 127.0.0.1, for end-to-end tests and benchmarks."""
+"""A real ``python -m chessdom.api`` process on 127.0.0.1, for end-to-end tests and
+benchmarks; optionally of another checkout of chessdom (``source``), so that a benchmark
+can measure the code before a change beside the code after it, in one run."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import requests
@@ -26,9 +29,13 @@ PR_SET_PDEATHSIG = 1
 class ServerProcess:
     def __init__(
         self, data_dir: Path, *, workers: int = 1, threads: int = 8, solver_slots: int = 2, log: Path | None = None,
-        env: dict[str, str] | None = None,
+        env: dict[str, str] | None = None, source: Path | None = None,
     ):
+        """``source``: the root of another checkout of chessdom to run instead of this one
+        (made importable as ``chessdom`` beside ``data_dir``; the same interpreter and
+        dependencies serve it)."""
         self.data_dir = data_dir
+        self.source = source
         self.workers = workers
         self.threads = threads
         self.solver_slots = solver_slots
@@ -40,6 +47,9 @@ class ServerProcess:
 
     def start(self, timeout: float = 60.0) -> ServerProcess:
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        if self.source is not None:
+            imports = importable_checkout(self.source, self.data_dir.parent / f"{self.data_dir.name}-imports")
+            self.env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(imports), self.env.get("PYTHONPATH")]))
         log = open(self.log_path, "ab")
         command = [
             sys.executable, "-m", "chessdom.api", "--host", "127.0.0.1", "--port", str(self.port),
@@ -94,6 +104,22 @@ class ServerProcess:
 
     def delete(self, path: str, **kwargs):
         return requests.delete(self.url + path, timeout=30, **kwargs)
+
+
+def importable_checkout(source: Path, into: Path) -> Path:
+    """A directory that, put first on ``PYTHONPATH``, makes the checkout ``source``
+    importable as ``chessdom``: the package-dir mapping of its pyproject.toml, as symbolic
+    links (an editable install's finder comes after ``PYTHONPATH``)."""
+    mapping = tomllib.loads((source / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
+    package = into / "chessdom"
+    package.mkdir(parents=True, exist_ok=True)
+    for entry in (source / mapping["chessdom"]).iterdir():
+        if entry.name != "__pycache__" and not (package / entry.name).exists():
+            (package / entry.name).symlink_to(entry.resolve())
+    for name, folder in mapping.items():
+        if name != "chessdom" and not (package / name.split(".", 1)[1]).exists():
+            (package / name.split(".", 1)[1]).symlink_to((source / folder).resolve())
+    return into
 
 
 def _stop_with_parent() -> None:

@@ -5,7 +5,8 @@ import subprocess
 import threading
 import time
 
-from chessdom.api.runtime.store import MAX_CRASHES, Store
+from chessdom.api.runtime.runs import Run
+from chessdom.api.runtime.store import MAX_CRASHES, QueueFull, Store
 
 TOUR_RESULT = {"status": "found", "path": [f"a{rank}" for rank in range(1, 100_001)]}
 
@@ -48,14 +49,14 @@ def test_pages_follow_the_cursor_over_http(client):
 def test_old_finished_jobs_and_runs_expire_with_what_registered(tmp_path):
     store = Store(tmp_path)
     old = finished_job(store)
-    store.record_run("tour", {"size": 8}, "warnsdorff", "found", 64, 0.1)
+    store.record_run(Run("tour", {"size": 8}, "warnsdorff", "found", 64, 0.1))
     queued = store.add_job("nqueens", {"size": 8})["id"]
     cutoffs = []
     store.on_expire(cutoffs.append)
     assert store.expire(retention=3600) == {"jobs": 0, "runs": 0}
     time.sleep(0.01)
     assert store.expire(retention=0) == {"jobs": 1, "runs": 1}
-    assert store.job(old) is None and store.job(queued)["status"] == "queued" and store.runs(10) == []
+    assert store.job(old) is None and store.job(queued)["status"] == "queued" and store.runs(None, 10) == ([], None)
     assert len(cutoffs) == 2
 
 
@@ -66,7 +67,10 @@ def test_fifty_concurrent_posts_never_overshoot_the_queue_limit(tmp_path):
 
     def post():
         barrier.wait()
-        accepted.append(store.add_job("nqueens", {"size": 8}, max_queued=5))
+        try:
+            accepted.append(store.add_job("nqueens", {"size": 8}, max_queued=5))
+        except QueueFull:
+            accepted.append(None)
 
     threads = [threading.Thread(target=post) for _ in range(50)]
     for thread in threads:

@@ -30,6 +30,8 @@ PAGE_POLICY = (
     "default-src 'none'; script-src 'self'{scripts}; style-src 'self'{styles}; img-src 'self' data:; "
     "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
+SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"}
+"""On every answer, the server's own error pages included (see :mod:`chessdom.api.wire`)."""
 INLINE = {"script": re.compile(r"<script>(.*?)</script>", re.S), "style": re.compile(r"<style>(.*?)</style>", re.S)}
 
 
@@ -93,9 +95,7 @@ def register_access(app: Flask, settings: Settings) -> None:
 
     @app.after_request
     def security_headers(response: Response) -> Response:
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "no-referrer"
-        response.headers["X-Frame-Options"] = "DENY"
+        response.headers.update(SECURITY_HEADERS)
         if "Content-Security-Policy" not in response.headers:
             if response.mimetype == "text/html" and not response.direct_passthrough:
                 response.headers["Content-Security-Policy"] = page_policy(response.get_data(as_text=True))

@@ -23,6 +23,7 @@ from chessdom.api.runtime.certificate_store import CertificateStore
 from chessdom.api.runtime.config import Settings
 from chessdom.api.runtime.executor import SolverPool
 from chessdom.api.runtime.jobs import JobRunner
+from chessdom.api.runtime.locks import RunnerLock
 from chessdom.api.runtime.service import SolveService
 from chessdom.api.runtime.slots import SolverSlots
 from chessdom.api.runtime.store import Store
@@ -44,6 +45,7 @@ class Context:
         self.pool.shutdown()
         if self.runner is not None and wait > 0:
             self.runner.join(wait)
+            self.runner.runner.release()
 
 
 def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
@@ -76,14 +78,17 @@ def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
         store.requeue_running(older_than=settings.job_lease)
     pool = SolverPool(SolverSlots(settings.data_dir / "slots", settings.solver_slots), settings.data_dir,
                       settings.max_proof_bytes)
-    service = SolveService(store, pool, settings.kill_grace)
+    service = SolveService(
+        store, pool, settings.kill_grace, certificate_store, max_certificate_bytes=settings.max_certificate_bytes,
+        max_stored_per_owner=settings.max_stored_bytes_per_token, max_slot_waiters=settings.max_slot_waiters,
+    )
     runner = None
     if settings.run_jobs:
         # Jobs leave slot 0 to synchronous requests whenever there is more than one.
         runner = JobRunner(
             service, store, partial(job_call, scheduler=settings.scheduler),
             concurrency=max(1, settings.solver_slots - 1), lease=settings.job_lease,
-            retention=settings.retention_days * 86400,
+            retention=settings.retention_days * 86400, runner=RunnerLock(settings.data_dir),
         )
         runner.start()
     app.extensions["chessdom"] = Context(settings, store, pool, service, runner)

@@ -12,7 +12,7 @@ import zlib
 from pathlib import Path
 from typing import Annotated, Any
 
-from flask import Response, current_app, request, send_file, url_for
+from flask import Response, current_app, g, request, send_file, url_for
 from flask_openapi3 import APIBlueprint, Tag
 from pydantic import BaseModel, Field
 
@@ -58,6 +58,11 @@ def _store() -> CertificateStore:
     return CertificateStore(current_app.extensions["chessdom"].settings.data_dir)
 
 
+def _visible(certificate_id: str) -> bool:
+    """Only the token whose solve made a certificate may read it (others get 404)."""
+    return current_app.extensions["chessdom"].store.certificate_visible(certificate_id, g.owner)
+
+
 def _not_found(certificate_id: str):
     return problem(404, f"no certificate with id {certificate_id!r}")
 
@@ -72,7 +77,7 @@ def _gzip_chunks(path):
 
 
 def _file(certificate_id: str, name: str):
-    directory = _store().directory(certificate_id)
+    directory = _store().directory(certificate_id) if _visible(certificate_id) else None
     if directory is None:
         return _not_found(certificate_id)
     path = directory / name
@@ -89,7 +94,7 @@ def _file(certificate_id: str, name: str):
 def manifest(path: CertificatePath):
     """The manifest: problem, refuted bound and claim, encoding, sizes and SHA-256 of both
     files, the prover, and the independent checker's verdict."""
-    found = _store().manifest(path.certificate_id)
+    found = _store().manifest(path.certificate_id) if _visible(path.certificate_id) else None
     return found if found is not None else _not_found(path.certificate_id)
 
 
@@ -103,7 +108,7 @@ def formula(path: CertificatePath):
 def proof(path: CertificatePath):
     """The DRAT refutation of the formula, text format (a cube bundle has none: its
     proofs are in the archive)."""
-    directory = _store().directory(path.certificate_id)
+    directory = _store().directory(path.certificate_id) if _visible(path.certificate_id) else None
     if directory is not None and not (directory / PROOF).is_file():
         return problem(404, f"certificate {path.certificate_id!r} is a cube bundle: download its archive")
     return _file(path.certificate_id, PROOF)
@@ -134,7 +139,7 @@ def archive(path: CertificatePath):
     """The whole certificate directory as a ``.tar.gz`` (one folder named by the id):
     what ``chessdom certificate check`` downloads, and the only way to fetch a cube
     bundle's proofs."""
-    directory = _store().directory(path.certificate_id)
+    directory = _store().directory(path.certificate_id) if _visible(path.certificate_id) else None
     if directory is None:
         return _not_found(path.certificate_id)
     response = Response(_tar_gz_chunks(directory, path.certificate_id), mimetype="application/gzip")

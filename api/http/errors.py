@@ -11,6 +11,7 @@ from werkzeug.exceptions import HTTPException
 from chessdom.api.kinds import KINDS
 from chessdom.api.runtime.calls import FieldError
 from chessdom.api.runtime.service import ClientGone, ServiceBusy, SolveTimedOut
+from chessdom.api.runtime.store import DiskFull, QuotaExceeded
 
 PROBLEM_TYPE = "about:blank"
 
@@ -18,8 +19,9 @@ PROBLEM_TYPE = "about:blank"
 # ``params``), so that a client such as the Board lab can say it in its own language.
 STATUS_CODES = {
     400: "malformed_body", 404: "not_found", 405: "method_not_allowed", 413: "body_too_large",
-    422: "invalid_field", 429: "busy", 500: "internal_error", 503: "busy",
+    422: "invalid_field", 429: "busy", 500: "internal_error", 503: "busy", 507: "insufficient_storage",
 }
+DISK_FULL_RETRY_SECONDS = 60
 
 
 def _plain_params(context: dict | None) -> dict:
@@ -68,6 +70,15 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(ServiceBusy)
     def busy(error: ServiceBusy):
         return problem(error.status, error.detail, headers={"Retry-After": str(error.retry_after)})
+
+    @app.errorhandler(DiskFull)
+    def disk_full(error: DiskFull):
+        return problem(507, "the service's disk is full; nothing was stored. Retry later",
+                       headers={"Retry-After": str(DISK_FULL_RETRY_SECONDS)}, code="disk_full")
+
+    @app.errorhandler(QuotaExceeded)
+    def quota_exceeded(error: QuotaExceeded):
+        return problem(507, str(error), code="quota_exceeded")
 
     @app.errorhandler(SolveTimedOut)
     def timed_out(error: SolveTimedOut):

@@ -17,10 +17,11 @@ from chessdom.api.kinds import KINDS, JobRequest, Kind, verify_call
 from chessdom.api.requests import SYNC_MAX_TIME_LIMIT, VerifyRequest
 from chessdom.api.runtime.calls import Call
 from chessdom.api.runtime.service import ServiceBusy
-from chessdom.api.runtime.store import CANCELABLE_STATUSES
+from chessdom.api.runtime.store import CANCELABLE_STATUSES, QueueFull
 
-# 401 only when the service has tokens; 415 for a body that is not application/json.
-PROBLEM_RESPONSES = {status: schemas.ProblemDetail for status in (400, 401, 413, 415, 422)}
+# 401 only when the service has tokens; 415 for a body that is not application/json;
+# 507 when the disk is full or the token stores all it may.
+PROBLEM_RESPONSES = {status: schemas.ProblemDetail for status in (400, 401, 413, 415, 422, 507)}
 BUSY_RESPONSES = {**PROBLEM_RESPONSES, 503: schemas.ProblemDetail}
 
 TAGS = {
@@ -40,15 +41,23 @@ def _context():
 
 
 def _client_gone_check() -> Callable[[], bool] | None:
-    """Whether the client of this request has closed its connection: its socket reads
-    as at end of file. (Bytes waiting there are a next request: the client is still on.)"""
+    """Whether the client of this request has left. Its socket reading as at end of file
+    says only that it sent all it will: a half-closed client still waits for its answer.
+    So then the server's socket probes (see :mod:`chessdom.api.response_socket`), and a
+    client that left answers the probe with a reset, which a later check sees. (Bytes
+    waiting there are a next request: the client is still on.)"""
     connection = request.environ.get("gunicorn.socket") or request.environ.get("werkzeug.socket")
     if connection is None:  # the test client has no socket
         return None
+    left = getattr(connection, "client_left", None)
 
     def gone() -> bool:
         try:
-            return connection.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+            if connection.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) != b"":
+                return False
+            if left is None:  # a server without the probe: end of file is all it can tell
+                return True
+            return left()
         except (BlockingIOError, InterruptedError):
             return False
         except OSError:
@@ -61,7 +70,8 @@ def _solve_now(call: Call):
     context = _context()
     time_limit = call.time_limit or SYNC_MAX_TIME_LIMIT
     return with_links(context.service.solve_now(
-        call, time_limit=time_limit, slot_wait=context.settings.slot_wait, client_gone=_client_gone_check()
+        call, time_limit=time_limit, slot_wait=context.settings.slot_wait, client_gone=_client_gone_check(),
+        owner=g.owner,
     ))
 
 
@@ -95,12 +105,15 @@ def submit_job(body: JobRequest):
     context = _context()
     kind, request = body.root.kind, body.root.params
     KINDS[kind].to_call(request)  # squares off the board are a 422 now, not a failed job later
-    job = context.store.add_job(
-        kind, request.model_dump(mode="json", exclude_none=True), owner=g.owner,
-        max_queued=context.settings.max_queued_jobs,
-    )
-    if job is None:
-        raise ServiceBusy(429, "the job queue is full; retry later", 10)
+    settings = context.settings
+    try:
+        job = context.store.add_job(
+            kind, request.model_dump(mode="json", exclude_none=True), owner=g.owner,
+            max_queued=settings.max_queued_jobs, max_queued_per_owner=settings.max_queued_jobs_per_token,
+            max_stored_per_owner=settings.max_stored_bytes_per_token,
+        )
+    except QueueFull as full:
+        raise ServiceBusy(429, f"{full}; retry later", 10) from None
     if context.runner is not None:
         context.runner.wake()
     return job, 202, {"Location": url_for("api.get_job", job_id=job["id"])}
@@ -124,7 +137,28 @@ def get_job(path: schemas.JobPath):
     job = _context().store.job(path.job_id, owner=g.owner)
     if job is None:
         return _not_found(path.job_id)
-    return {**job, "result": with_links(job["result"])}
+    return {**job, "result": with_links(_without_representatives(job["id"], job["result"]))}
+
+
+def _representatives_of(result: dict | None) -> tuple[dict, list] | None:
+    """A placement count's dict and its representatives, if the result has them (an
+    N-Queens count is a plain number: it has none)."""
+    count = (result or {}).get("count")
+    if not isinstance(count, dict) or not isinstance(count.get("representatives"), list):
+        return None
+    return count, count["representatives"]
+
+
+def _without_representatives(job_id: str, result: dict | None) -> dict | None:
+    """``result`` with its representatives left to their paged route: there may be
+    hundreds of thousands."""
+    found = _representatives_of(result)
+    if found is None:
+        return result
+    count, everything = found
+    first_page = url_for("api.job_representatives", job_id=job_id)
+    return {**result, "count": {**count, "representatives": None, "representatives_total": len(everything),
+                                "representatives_page": first_page}}
 
 
 @api.get(
@@ -138,10 +172,10 @@ def job_representatives(path: schemas.JobPath, query: schemas.RepresentativesQue
     job = _context().store.job(path.job_id, owner=g.owner)
     if job is None:
         return _not_found(path.job_id)
-    count = (job["result"] or {}).get("count") or {}
-    if count.get("representatives") is None:
+    found = _representatives_of(job["result"])
+    if found is None:
         return problem(404, f"job {path.job_id} has no representatives (yet): it needs count and representatives")
-    everything = count["representatives"]
+    count, everything = found
     end = query.cursor + query.limit
     return {
         "representatives": everything[query.cursor:end],
@@ -175,17 +209,23 @@ def _not_found(job_id: str):
 
 @api.get("/runs", tags=[TAGS["service"]], responses={200: schemas.RunList, **PROBLEM_RESPONSES})
 def runs(query: schemas.RunQuery):
-    """Every solve the service ran, newest first, with its time (seed 002's recorded runs)."""
-    return {"runs": _context().store.runs(query.limit, query.kind)}
+    """Your solves, newest first, with their times (seed 002's recorded runs); pass `next`
+    back as `cursor` for the next page. Long lists in a problem are cut short (see
+    `truncated`)."""
+    found, cursor = _context().store.runs(g.owner, query.limit, query.kind, before=query.cursor)
+    return {"runs": found, "next": cursor}
 
 
 @api.get("/health", tags=[TAGS["service"]], responses={200: schemas.Health})
 def health():
     """Liveness; solver slots in all and in use, queued and running jobs: all figures are
-    the whole service's, over every server process."""
+    the whole service's, over every server process. `status` is `degraded` when the store
+    cannot write (its disk is full)."""
     context = _context()
+    writable = context.store.writable()
     return {
-        "status": "ok",
+        "status": "ok" if writable else "degraded",
+        "store_writable": writable,
         "version": version("chessdom"),
         "solver_slots": context.pool.slots.count,
         "solvers_busy": context.pool.slots.busy(),

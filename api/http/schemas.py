@@ -84,7 +84,10 @@ class JobPath(BaseModel):
 class Run(BaseModel):
     id: int
     kind: str
-    problem: dict[str, Any]
+    problem: dict[str, Any] = Field(
+        description="what was asked; a list longer than 16 items keeps its first 16, and `truncated` "
+                    "names it with its full length"
+    )
     method: str | None
     status: str | None
     value: int | None
@@ -96,16 +99,19 @@ class Run(BaseModel):
 
 class RunList(BaseModel):
     runs: list[Run]
+    next: int | None = Field(description="the cursor of the next page; null on the last page")
 
 
-class RunQuery(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    limit: Integer(1, 10_000) = 200
+class RunQuery(StrictModel):
+    model_config = ConfigDict(extra="forbid", strict=False)
+    limit: Integer(1, 100) = 50
     kind: Literal[tuple(KINDS)] | None = None
+    cursor: Integer(1, 2**63 - 1) = Field(None, description="`next` of the previous page")
 
 
 class Health(BaseModel):
-    status: Literal["ok"]
+    status: Literal["ok", "degraded"]
+    store_writable: bool = Field(description="false when the store cannot write: its disk is full")
     version: str
     solver_slots: int
     solvers_busy: int

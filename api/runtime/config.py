@@ -40,9 +40,24 @@ class Settings:
     """Solves that may run at once over every server process sharing ``data_dir``."""
     max_queued_jobs: int = 1000
     """Beyond this many queued jobs ``POST /jobs`` answers 429."""
+    max_queued_jobs_per_token: int = 100
+    """Beyond this many queued jobs of one token, ``POST /jobs`` answers it 429."""
+    max_stored_bytes_per_token: int = 1 << 30
+    """A token storing this much (its jobs' parameters and results, its certificates) gets
+    507 for new jobs, and no certificate, until some expire."""
+    max_certificate_bytes: int = 4 << 30
+    """Certificates kept in all; beyond it new answers say why they have none."""
     slot_wait: float = 2.0
     """Seconds a synchronous request waits for a free solver slot before answering 503."""
+    max_slot_waiters: int = 4
+    """Synchronous requests of one server process that may wait for a slot at once; more
+    are answered 503 at once, so that waiting never takes every request thread."""
     max_body_bytes: int = 16 * 1024 * 1024
+    """Larger bodies are refused (413) as soon as their size is announced or exceeded."""
+    request_read_seconds: float = 30.0
+    """A client has this long to send a request, head and body; then it is disconnected."""
+    write_stall_seconds: float = 10.0
+    """A client that reads nothing of its answer for this long is disconnected."""
     run_jobs: bool = True
     """Start the background job runner (off in tests that inspect queued jobs)."""
     recover_jobs: bool = True
@@ -73,8 +88,10 @@ class Settings:
         values = {}
         values["data_dir"] = data_dir_from_env()
         for name, kind in (
-            ("solver_slots", int), ("max_queued_jobs", int), ("max_body_bytes", int), ("retention_days", float),
-            ("max_proof_bytes", int),
+            ("solver_slots", int), ("max_queued_jobs", int), ("max_queued_jobs_per_token", int),
+            ("max_stored_bytes_per_token", int), ("max_certificate_bytes", int), ("max_slot_waiters", int),
+            ("max_body_bytes", int), ("request_read_seconds", float), ("write_stall_seconds", float),
+            ("retention_days", float), ("max_proof_bytes", int),
         ):
             key = f"CHESSDOM_{name.upper()}"
             if key in env:

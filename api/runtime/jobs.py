@@ -1,8 +1,11 @@
 """The job runner: a thread that claims queued jobs from the store and runs each in a
 worker process. Claims are atomic in SQLite, so several server processes can share one
-queue; a job whose runner died is requeued when its lease expires or at the next start,
-once no process of its solver is left (see :meth:`Store.requeue_running`). The runner
-also expires old finished jobs and runs."""
+queue; each claim names this process's :class:`~chessdom.api.runtime.locks.RunnerLock`, and
+a job is requeued only once that runner and every process of its solver are gone (when
+its lease expires, or at the next start: see :meth:`Store.requeue_running`). A result
+the disk has no room for is kept in memory and written when there is room. The runner
+also expires old finished jobs and runs, and sweeps partial certificates whose writer
+died."""
 
 from __future__ import annotations
 
@@ -13,13 +16,15 @@ from collections.abc import Callable
 
 from chessdom.api.runtime.calls import Call, FieldError
 from chessdom.api.runtime.executor import SolveFailed
+from chessdom.api.runtime.locks import RunnerLock
 from chessdom.api.runtime.service import SolveService, SolveTimedOut
-from chessdom.api.runtime.store import Store
+from chessdom.api.runtime.store import DiskFull, Store
 
 log = logging.getLogger(__name__)
 
 IDLE_POLL_SECONDS = 0.5
 EXPIRY_CHECK_SECONDS = 3600.0
+FULL_DISK_RETRY_SECONDS = 5.0
 
 
 class JobRunner:
@@ -27,8 +32,9 @@ class JobRunner:
     kinds registry hands it over, validating the parameters as the endpoint does)."""
 
     def __init__(self, service: SolveService, store: Store, to_call: Callable[[str, dict], Call], *,
-                 concurrency: int, lease: float, retention: float):
+                 concurrency: int, lease: float, retention: float, runner: RunnerLock):
         self.to_call = to_call
+        self.runner = runner
         self.service = service
         self.store = store
         self.concurrency = concurrency
@@ -67,12 +73,16 @@ class JobRunner:
             try:
                 if time.monotonic() >= next_lease_check:
                     self.store.requeue_running(older_than=self.lease)
+                    self.service.certificates.sweep_partials()
                     next_lease_check = time.monotonic() + self.lease / 3
                 if time.monotonic() >= next_expiry:
                     self.store.expire(self.retention)
                     next_expiry = time.monotonic() + EXPIRY_CHECK_SECONDS
                 self._start_next_job()
-            except Exception:  # e.g. the database locked or the disk full: log, keep running
+            except DiskFull:
+                log.warning("the disk is full: no job is claimed until there is room")
+                self._stop.wait(FULL_DISK_RETRY_SECONDS)
+            except Exception:  # e.g. the database locked: log, keep running
                 log.exception("job runner step failed")
                 self._stop.wait(IDLE_POLL_SECONDS)
 
@@ -81,10 +91,16 @@ class JobRunner:
         and a solver slot are free; otherwise wait a little."""
         if not self._running.acquire(timeout=IDLE_POLL_SECONDS):
             return
+        if self.store.count_jobs("queued") == 0:
+            # Idle: no slot is taken only to find nothing to claim (/health would count it busy).
+            self._running.release()
+            self._wake.wait(IDLE_POLL_SECONDS)
+            self._wake.clear()
+            return
         slot = None
         try:
             slot = self.service.pool.slots.acquire(timeout=IDLE_POLL_SECONDS, for_job=True)
-            job = self.store.claim_job() if slot is not None else None
+            job = self.store.claim_job(self.runner.id) if slot is not None else None
         except Exception:
             if slot is not None:
                 self.service.pool.slots.release(slot)
@@ -105,27 +121,71 @@ class JobRunner:
         thread.start()
 
     def _run(self, job: dict, slot: int) -> None:
+        try:
+            try:
+                outcome = self._solve(job)
+            finally:
+                self.service.pool.slots.release(slot)
+            if outcome is not None:
+                self._record(job["id"], job["attempt"], outcome)
+        finally:
+            self._running.release()
+            self._job_threads.discard(threading.current_thread())
+
+    def _solve(self, job: dict) -> dict | None:
+        """What to record of the job (:meth:`Store.finish_job`'s arguments), or None when
+        nothing is: it was canceled, or its server is stopping and it goes back to the queue."""
         job_id, attempt = job["id"], job["attempt"]
         try:
             call = self.to_call(job["kind"], job["params"])
             result = self.service.solve(
-                call, time_limit=call.time_limit,
-                should_cancel=lambda: not self.store.heartbeat(job_id, attempt),
-                on_start=lambda group: self.store.set_solver_group(job_id, attempt, group),
-                on_progress=lambda snapshot: self.store.set_progress(job_id, attempt, snapshot),
+                call, time_limit=call.time_limit, owner=job["owner"],
+                should_cancel=lambda: not self._still_ours(job_id, attempt),
+                on_start=lambda group: _unless_disk_full(self.store.set_solver_group, job_id, attempt, group),
+                on_progress=lambda snapshot: _unless_disk_full(self.store.set_progress, job_id, attempt, snapshot),
             )
-            self.store.finish_job(job_id, attempt, "succeeded", result=result)
+            return {"status": "succeeded", "result": result, "run": self.service.run_of(call, result),
+                    "certificates": self.service.certificates_of(result)}
         except SolveFailed as failure:
             if failure.reason == "shutdown":  # not the job's fault: the next server runs it
-                self.store.release_job(job_id, attempt)
-            elif failure.reason != "canceled":
-                self.store.finish_job(job_id, attempt, "failed", error=failure.detail.splitlines()[0])
+                _unless_disk_full(self.store.release_job, job_id, attempt)
+                return None
+            if failure.reason == "canceled":
+                return None
+            return {"status": "failed", "error": failure.detail.splitlines()[0]}
         except (SolveTimedOut, FieldError) as error:
-            self.store.finish_job(job_id, attempt, "failed", error=str(error))
+            return {"status": "failed", "error": str(error)}
         except Exception as error:  # a bug; the job is marked failed rather than lost
             log.exception("job %s failed", job_id)
-            self.store.finish_job(job_id, attempt, "failed", error=f"{type(error).__name__}: {error}")
-        finally:
-            self.service.pool.slots.release(slot)
-            self._running.release()
-            self._job_threads.discard(threading.current_thread())
+            return {"status": "failed", "error": f"{type(error).__name__}: {error}"}
+
+    def _still_ours(self, job_id: str, attempt: int) -> bool:
+        """Renew the claim's lease; False once the job was canceled or taken over. A full
+        disk does not stop the solve: the runner lives, so nobody takes the job over."""
+        try:
+            return self.store.heartbeat(job_id, attempt)
+        except DiskFull:
+            return True
+
+    def _record(self, job_id: str, attempt: int, outcome: dict) -> None:
+        """Write the outcome, waiting for room on a full disk; a stopping server gives up
+        and the job runs again at the next start (its runner gone, it is requeued)."""
+        while True:
+            try:
+                if not self.store.finish_job(job_id, attempt, **outcome):
+                    for certificate_id, _ in outcome.get("certificates", ()):
+                        self.service.certificates.remove(certificate_id)  # canceled meanwhile: nobody's
+                return
+            except DiskFull:
+                log.warning("the disk is full: job %s keeps its result in memory until there is room", job_id)
+                if self._stop.wait(FULL_DISK_RETRY_SECONDS):
+                    _unless_disk_full(self.store.release_job, job_id, attempt)
+                    return
+
+
+def _unless_disk_full(write: Callable, *args) -> None:
+    """A write that may be skipped when the disk is full (live progress, the solver's group)."""
+    try:
+        write(*args)
+    except DiskFull:
+        pass

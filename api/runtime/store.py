@@ -1,21 +1,30 @@
-"""The embedded store: one SQLite file (WAL mode) holding jobs, the run history and a
-cache of proven optima.
+"""The embedded store: one SQLite file (WAL mode) holding jobs, the run history
+(:mod:`.runs`), a cache of proven optima and who owns each certificate.
 Safe across threads and processes: every thread opens its own connection, and every
 state change of a job is one conditional UPDATE (or one immediate transaction).
+
+Each token (its ``owner``) has a queue limit and a storage bound of its own, and queued
+jobs are claimed fairly across owners. A write that finds the disk full raises
+:class:`DiskFull`; what was computed stays with the caller, which may try again.
 
 Finished jobs and runs expire after a retention period (:meth:`Store.expire`); anything
 else kept beside the store registers with :meth:`Store.on_expire` to expire with them."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import shutil
 import sqlite3
 import threading
 import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
+
+from chessdom.api.runtime.locks import runner_alive
+from chessdom.api.runtime.runs import Run, insert_run, list_runs
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
@@ -53,6 +62,22 @@ CREATE TABLE IF NOT EXISTS results (
     result TEXT NOT NULL,
     created_at REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS certificates (
+    id TEXT PRIMARY KEY,
+    owner TEXT,
+    bytes INTEGER NOT NULL,
+    created_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS certificates_by_owner ON certificates (owner, bytes);
+"""
+# Indexes on columns added after the first release: created once the columns exist.
+INDEXES = """
+CREATE INDEX IF NOT EXISTS jobs_by_owner ON jobs (owner);
+CREATE INDEX IF NOT EXISTS jobs_queued_by_owner ON jobs (status, owner, created_at);
+CREATE INDEX IF NOT EXISTS jobs_served_by_owner ON jobs (owner, started_at);
+CREATE INDEX IF NOT EXISTS jobs_size_by_owner ON jobs (owner, size);
+CREATE INDEX IF NOT EXISTS runs_by_owner ON runs (owner, id);
+CREATE INDEX IF NOT EXISTS runs_by_owner_kind ON runs (owner, kind, id);
 """
 
 JOB_FIELDS = (
@@ -63,37 +88,73 @@ JOB_STATUSES = ("queued", "running", "succeeded", "failed", "canceled")
 FINISHED_STATUSES = JOB_STATUSES[2:]
 CANCELABLE_STATUSES = ("queued", "running")
 # Columns added after the first release; an older file gains them when opened.
-ADDED_JOB_COLUMNS = {
-    "owner": "TEXT",
-    "crashes": "INTEGER NOT NULL DEFAULT 0",
-    "solver_group": "INTEGER",
-    "progress": "TEXT",
+ADDED_COLUMNS = {
+    "jobs": {
+        "owner": "TEXT",
+        "crashes": "INTEGER NOT NULL DEFAULT 0",
+        "solver_group": "INTEGER",
+        "progress": "TEXT",
+        "runner": "TEXT",
+        "size": "INTEGER NOT NULL DEFAULT 0",
+    },
+    "runs": {"owner": "TEXT", "certificate_time": "REAL"},
 }
-ADDED_RUN_COLUMNS = {"certificate_time": "REAL"}
 MAX_CRASHES = 3
 """A job whose runner died this many times while running it fails instead of being
 requeued: it is likely what kills the runner (out of memory, say)."""
 ANY_OWNER = object()
+MIN_FREE_BYTES = 1024 * 1024
+"""Below this much free space in the data directory the store reports itself unwritable."""
+FAILED_WRITE_SECONDS = 10.0
+"""For this long after a write found the disk full, the store reports itself unwritable."""
+
+
+class QueueFull(Exception):
+    """No room in the queue (the whole service's, or one owner's)."""
+
+
+class QuotaExceeded(Exception):
+    """The owner stores as much as it may: nothing more is kept for it until some expires."""
+
+
+class DiskFull(Exception):
+    """The store could not write: the disk (or the file system's quota) is full."""
+
+
+def _writes(method):
+    """Turn SQLite's "database or disk is full" into DiskFull, noting when (/health says so)."""
+
+    @functools.wraps(method)
+    def write(self, *args, **kwargs):
+        try:
+            value = method(self, *args, **kwargs)
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode != sqlite3.SQLITE_FULL:
+                raise
+            self.last_write_failed_at = time.monotonic()
+            raise DiskFull("the data directory's disk is full") from None
+        return value
+
+    return write
 
 
 class Store:
     def __init__(self, data_dir: Path):
         data_dir.mkdir(parents=True, exist_ok=True)
+        self.data_dir = data_dir
         self.path = data_dir / "chessdom.sqlite3"
         self._local = threading.local()
         self._expiry_hooks: list[Callable[[float], None]] = []
+        self.last_write_failed_at: float | None = None
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(SCHEMA)
-            present = {row["name"] for row in db.execute("PRAGMA table_info(jobs)")}
-            for name, definition in ADDED_JOB_COLUMNS.items():
-                if name not in present:
-                    db.execute(f"ALTER TABLE jobs ADD COLUMN {name} {definition}")
-            present = {row["name"] for row in db.execute("PRAGMA table_info(runs)")}
-            for name, definition in ADDED_RUN_COLUMNS.items():
-                if name not in present:
-                    db.execute(f"ALTER TABLE runs ADD COLUMN {name} {definition}")
-            db.execute("CREATE INDEX IF NOT EXISTS jobs_by_owner ON jobs (owner)")
+            for table, columns in ADDED_COLUMNS.items():
+                present = {row["name"] for row in db.execute(f"PRAGMA table_info({table})")}
+                for name, definition in columns.items():
+                    if name not in present:
+                        db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
+            db.executescript(INDEXES)
 
     def _connect(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
@@ -106,20 +167,36 @@ class Store:
 
     # ---- jobs -----------------------------------------------------------------------
 
-    def add_job(self, kind: str, params: dict, owner: str | None = None, max_queued: int | None = None) -> dict | None:
-        """Queue a job for ``owner``; None when ``max_queued`` jobs are queued already. The
-        count and the insert are one transaction, so concurrent posts cannot overshoot."""
+    @_writes
+    def add_job(self, kind: str, params: dict, owner: str | None = None, *, max_queued: int | None = None,
+                max_queued_per_owner: int | None = None, max_stored_per_owner: int | None = None) -> dict:
+        """Queue a job for ``owner``. Raises QueueFull when ``max_queued`` jobs are queued in
+        all or ``max_queued_per_owner`` for this owner, QuotaExceeded when the owner stores
+        ``max_stored_per_owner`` bytes already. The counts and the insert are one
+        transaction, so concurrent posts cannot overshoot."""
         job_id = uuid.uuid4().hex
+        params_text = json.dumps(params)
         db = self._connect()
-        with db:  # BEGIN IMMEDIATE: the write lock is taken before the count is read
+        with db:  # BEGIN IMMEDIATE: the write lock is taken before the counts are read
             db.execute("BEGIN IMMEDIATE")
             if max_queued is not None and self.count_jobs("queued") >= max_queued:
-                return None
+                raise QueueFull(f"the job queue is full ({max_queued} jobs)")
+            if max_queued_per_owner is not None and self._queued_for(owner) >= max_queued_per_owner:
+                raise QueueFull(f"this token has {max_queued_per_owner} jobs queued, the most one may")
+            if max_stored_per_owner is not None and self.stored_bytes(owner) >= max_stored_per_owner:
+                raise QuotaExceeded(f"this token stores {max_stored_per_owner} bytes of jobs and certificates, "
+                                    "the most one may, until some expire")
             db.execute(
-                "INSERT INTO jobs (id, kind, params, status, created_at, owner) VALUES (?, ?, ?, 'queued', ?, ?)",
-                (job_id, kind, json.dumps(params), time.time(), owner),
+                "INSERT INTO jobs (id, kind, params, status, created_at, owner, size) "
+                "VALUES (?, ?, ?, 'queued', ?, ?, ?)",
+                (job_id, kind, params_text, time.time(), owner, len(params_text)),
             )
         return self.job(job_id)
+
+    def _queued_for(self, owner: str | None) -> int:
+        return self._connect().execute(
+            "SELECT COUNT(*) FROM jobs WHERE status = 'queued' AND owner IS ?", (owner,)
+        ).fetchone()[0]
 
     def job(self, job_id: str, owner=ANY_OWNER) -> dict | None:
         """The job, or None when there is none or it belongs to someone other than ``owner``."""
@@ -152,22 +229,32 @@ class Store:
     def count_jobs(self, status: str) -> int:
         return self._connect().execute("SELECT COUNT(*) FROM jobs WHERE status = ?", (status,)).fetchone()[0]
 
-    def claim_job(self) -> dict | None:
-        """Atomically move the oldest queued job to running; None when none is queued. The
-        job's ``attempt`` identifies this claim to :meth:`heartbeat` and :meth:`finish_job`."""
-        db = self._connect()
+    @_writes
+    def claim_job(self, runner: str | None = None) -> dict | None:
+        """Atomically move a queued job to running for ``runner`` (a live
+        :class:`~chessdom.api.runtime.locks.RunnerLock`'s id); None when none is queued.
+        Owners take turns: the one with the fewest jobs running goes first, then the one
+        served least recently, and each owner's jobs start oldest first. The job's
+        ``attempt`` identifies this claim to :meth:`heartbeat` and :meth:`finish_job`."""
         now = time.time()
-        row = db.execute(
+        row = self._connect().execute(
+            "WITH waiting AS (SELECT owner, MIN(created_at) AS oldest FROM jobs WHERE status = 'queued' "
+            "                 GROUP BY owner), "
+            "     chosen AS (SELECT owner FROM waiting ORDER BY "
+            "                 (SELECT COUNT(*) FROM jobs AS r WHERE r.status = 'running' AND r.owner IS waiting.owner), "
+            "                 (SELECT MAX(started_at) FROM jobs AS s WHERE s.owner IS waiting.owner), "
+            "                 oldest LIMIT 1) "
             # MAX: a job never starts before it was queued, even when the wall clock steps back.
             "UPDATE jobs SET status = 'running', started_at = MAX(?, created_at), heartbeat_at = ?, "
-            "attempts = attempts + 1, "
-            "solver_group = NULL "
-            "WHERE id = (SELECT id FROM jobs WHERE status = 'queued' ORDER BY created_at LIMIT 1) "
+            "attempts = attempts + 1, solver_group = NULL, runner = ? "
+            "WHERE id = (SELECT id FROM jobs WHERE status = 'queued' AND owner IS (SELECT owner FROM chosen) "
+            "            ORDER BY created_at LIMIT 1) "
             "AND status = 'queued' RETURNING *",
-            (now, now),
+            (now, now, runner),
         ).fetchone()
-        return {**_job_dict(row), "attempt": row["attempts"]} if row else None
+        return {**_job_dict(row), "attempt": row["attempts"], "owner": row["owner"]} if row else None
 
+    @_writes
     def set_solver_group(self, job_id: str, attempt: int, group: int) -> None:
         """Record the process group solving this claim: no one requeues the job while a
         process of that group lives (see :meth:`requeue_running`)."""
@@ -176,6 +263,7 @@ class Store:
             (group, job_id, attempt),
         )
 
+    @_writes
     def heartbeat(self, job_id: str, attempt: int) -> bool:
         """Refresh the lease of this claim (``attempt``) of a running job; False when the
         job was canceled, or requeued after the lease lapsed and perhaps claimed again."""
@@ -185,6 +273,7 @@ class Store:
         )
         return cursor.rowcount == 1
 
+    @_writes
     def set_progress(self, job_id: str, attempt: int, progress: dict) -> bool:
         """Record the live bounds of this claim (``attempt``) of a running job; False when
         the job was canceled or taken over meanwhile."""
@@ -194,28 +283,43 @@ class Store:
         )
         return cursor.rowcount == 1
 
+    @_writes
     def finish_job(
-        self, job_id: str, attempt: int, status: str, result: dict | None = None, error: str | None = None
+        self, job_id: str, attempt: int, status: str, result: dict | None = None, error: str | None = None, *,
+        run: Run | None = None, certificates: tuple[tuple[str, int], ...] = (),
     ) -> bool:
-        """Record the outcome of this claim of a running job; False if the job was canceled
-        or taken over meanwhile."""
-        # MAX: the wall clock can step back (seen here: a job "finished" 1 ms before it started).
-        cursor = self._connect().execute(
-            "UPDATE jobs SET status = ?, result = ?, error = ?, finished_at = MAX(?, started_at) "
-            "WHERE id = ? AND status = 'running' AND attempts = ?",
-            (status, json.dumps(result) if result is not None else None, error, time.time(), job_id, attempt),
-        )
-        return cursor.rowcount == 1
+        """Record the outcome of this claim of a running job, with its ``run`` for the
+        history and its ``certificates`` (id, bytes) for its owner, all in one transaction;
+        False, recording nothing, if the job was canceled or taken over meanwhile."""
+        result_text = json.dumps(result) if result is not None else None
+        db = self._connect()
+        with db:
+            db.execute("BEGIN IMMEDIATE")
+            # MAX: the wall clock can step back (seen here: a job "finished" 1 ms before it started).
+            row = db.execute(
+                "UPDATE jobs SET status = ?, result = ?, error = ?, finished_at = MAX(?, started_at), size = size + ? "
+                "WHERE id = ? AND status = 'running' AND attempts = ? RETURNING owner",
+                (status, result_text, error, time.time(), len(result_text or "") + len(error or ""), job_id, attempt),
+            ).fetchone()
+            if row is None:
+                return False
+            if run is not None:
+                insert_run(db, run, row["owner"])
+            for certificate in certificates:
+                _keep_certificate(db, *certificate, row["owner"])
+        return True
 
+    @_writes
     def release_job(self, job_id: str, attempt: int) -> bool:
         """Put this claim's job back in the queue because its server is stopping: not a crash."""
         cursor = self._connect().execute(
-            "UPDATE jobs SET status = 'queued', solver_group = NULL "
+            "UPDATE jobs SET status = 'queued', solver_group = NULL, runner = NULL "
             "WHERE id = ? AND status = 'running' AND attempts = ?",
             (job_id, attempt),
         )
         return cursor.rowcount == 1
 
+    @_writes
     def cancel_job(self, job_id: str) -> dict | None:
         self._connect().execute(
             "UPDATE jobs SET status = 'canceled', finished_at = ? WHERE id = ? AND status IN ('queued', 'running')",
@@ -223,12 +327,15 @@ class Store:
         )
         return self.job(job_id)
 
+    @_writes
     def requeue_running(self, older_than: float | None = None, max_crashes: int = MAX_CRASHES) -> int:
         """Put jobs whose runner died back in the queue: every running job at start-up, or
-        those whose lease expired ``older_than`` seconds ago. A job whose solver processes
-        still live is left alone until they are gone, so that it never runs twice at once;
-        one whose runner died ``max_crashes`` times fails, naming why. The number requeued."""
-        query = "SELECT id, attempts, crashes, solver_group FROM jobs WHERE status = 'running'"
+        those whose lease expired ``older_than`` seconds ago. A job whose runner process
+        still lives, or any process of whose solver, is left alone, so that it never runs
+        twice at once: not between its claim and its solver's start, nor between the
+        solver's end and its recorded result. A job whose runner died ``max_crashes``
+        times fails, naming why. The number requeued."""
+        query = "SELECT id, attempts, crashes, solver_group, runner FROM jobs WHERE status = 'running'"
         args: tuple = ()
         if older_than is not None:
             query += " AND heartbeat_at < ?"
@@ -236,6 +343,8 @@ class Store:
         db = self._connect()
         requeued = 0
         for row in db.execute(query, args).fetchall():
+            if runner_alive(self.data_dir, row["runner"]):
+                continue
             if row["solver_group"] is not None and _process_group_alive(row["solver_group"]):
                 continue
             crashes = row["crashes"] + 1
@@ -248,7 +357,7 @@ class Store:
                 )
                 continue
             cursor = db.execute(
-                "UPDATE jobs SET status = 'queued', crashes = ?, solver_group = NULL "
+                "UPDATE jobs SET status = 'queued', crashes = ?, solver_group = NULL, runner = NULL "
                 "WHERE id = ? AND status = 'running' AND attempts = ?",
                 (crashes, row["id"], row["attempts"]),
             )
@@ -272,36 +381,66 @@ class Store:
             f"DELETE FROM jobs WHERE status IN ({statuses}) AND finished_at < ?", (*FINISHED_STATUSES, cutoff)
         ).rowcount
         runs = db.execute("DELETE FROM runs WHERE created_at < ?", (cutoff,)).rowcount
+        db.execute("DELETE FROM certificates WHERE created_at < ?", (cutoff,))
         for hook in self._expiry_hooks:
             hook(cutoff)
         return {"jobs": jobs, "runs": runs}
 
-    # ---- runs and cached optima -------------------------------------------------------
+    # ---- runs, cached optima, certificates, room ------------------------------------------
 
-    def record_run(self, kind: str, problem: dict, method: str | None, status: str | None, value, wall_time,
-                   cached: bool = False, certificate_time: float | None = None) -> None:
-        """``wall_time``: the solve's; ``certificate_time``: what its certificate took after it."""
-        self._connect().execute(
-            "INSERT INTO runs (kind, problem, method, status, value, wall_time, cached, created_at, certificate_time) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (kind, json.dumps(problem), method, status, value, wall_time, int(cached), time.time(), certificate_time),
-        )
+    @_writes
+    def record_run(self, run: Run, owner: str | None = None) -> None:
+        insert_run(self._connect(), run, owner)
 
-    def runs(self, limit: int, kind: str | None = None) -> list[dict]:
-        query = "SELECT * FROM runs" + (" WHERE kind = ?" if kind else "") + " ORDER BY id DESC LIMIT ?"
-        args = (kind, limit) if kind else (limit,)
-        rows = self._connect().execute(query, args).fetchall()
-        return [{**dict(row), "problem": json.loads(row["problem"]), "cached": bool(row["cached"])} for row in rows]
+    def runs(self, owner: str | None, limit: int, kind: str | None = None, before: int | None = None
+             ) -> tuple[list[dict], int | None]:
+        """``owner``'s runs, newest first, and the cursor of the next page."""
+        return list_runs(self._connect(), owner, limit, kind, before)
 
     def cached_result(self, key: str) -> dict | None:
         row = self._connect().execute("SELECT result FROM results WHERE key = ?", (key,)).fetchone()
         return json.loads(row["result"]) if row else None
 
+    @_writes
     def cache_result(self, key: str, result: dict) -> None:
         self._connect().execute(
             "INSERT OR IGNORE INTO results (key, result, created_at) VALUES (?, ?, ?)",
             (key, json.dumps(result), time.time()),
         )
+
+    @_writes
+    def keep_certificate(self, certificate_id: str, size: int, owner: str | None) -> None:
+        """File the certificate ``certificate_id`` (``size`` bytes on disk) under ``owner``."""
+        _keep_certificate(self._connect(), certificate_id, size, owner)
+
+    def certificate_visible(self, certificate_id: str, owner: str | None) -> bool:
+        """Whether ``owner`` may read the certificate: it is theirs (with no tokens, every
+        certificate is everyone's)."""
+        row = self._connect().execute("SELECT owner FROM certificates WHERE id = ?", (certificate_id,)).fetchone()
+        return owner is None if row is None else row["owner"] == owner
+
+    def stored_bytes(self, owner: str | None) -> int:
+        """What ``owner`` stores: its jobs' parameters and results, and its certificates."""
+        db = self._connect()
+        jobs = db.execute("SELECT COALESCE(SUM(size), 0) FROM jobs WHERE owner IS ?", (owner,)).fetchone()[0]
+        certificates = db.execute(
+            "SELECT COALESCE(SUM(bytes), 0) FROM certificates WHERE owner IS ?", (owner,)
+        ).fetchone()[0]
+        return jobs + certificates
+
+    def writable(self) -> bool:
+        """Whether the store can write: the disk has room, and no write found it full lately."""
+        failed = self.last_write_failed_at
+        if failed is not None and time.monotonic() - failed < FAILED_WRITE_SECONDS:
+            return False
+        return shutil.disk_usage(self.data_dir).free >= MIN_FREE_BYTES
+
+
+def _keep_certificate(db: sqlite3.Connection, certificate_id: str, size: int, owner: str | None) -> None:
+    db.execute(
+        "INSERT OR REPLACE INTO certificates (id, owner, bytes, created_at) VALUES (?, ?, ?, ?)",
+        (certificate_id, owner, size, time.time()),
+    )
 
 
 def _process_group_alive(group: int) -> bool:

@@ -4,6 +4,8 @@
 import { ApiError, callApi } from "./api.js";
 import { formatNumber, formatSeconds, language, onLanguageChange, statusText, t } from "./i18n.js";
 
+const RUNS_SHOWN = 500;
+
 const COLUMNS = [
   { key: "id", label: "col_id", numeric: true },
   { key: "kind", label: "col_kind", text: (run) => t(`kind_${run.kind}`) },
@@ -87,9 +89,21 @@ export function setUpHistory() {
     status.textContent = runs.length ? "" : t("no_runs");
   };
 
+  // GET /runs answers a page of at most 100: the newest RUNS_SHOWN, page by page.
+  const newestRuns = async () => {
+    const found = [];
+    let cursor = null;
+    do {
+      const page = await callApi(`/runs?limit=100${cursor === null ? "" : `&cursor=${cursor}`}`);
+      found.push(...page.runs);
+      cursor = page.next;
+    } while (cursor !== null && found.length < RUNS_SHOWN);
+    return found;
+  };
+
   const refresh = async () => {
     try {
-      runs = (await callApi("/runs?limit=500")).runs;
+      runs = await newestRuns();
       render();
     } catch (error) {
       status.textContent = error instanceof ApiError ? error.describe() : String(error);

@@ -231,7 +231,7 @@ const STRINGS = {
     square_piece: "{square}, {piece}",
     challenge_board: "Challenge board, {rows}×{cols}. Arrow keys move, Enter or Space places or removes a piece.",
 
-    history_intro: "Every solve the service ran (GET /runs), newest first. Click a heading to sort.",
+    history_intro: "Your newest 500 solves (GET /runs), newest first. Click a heading to sort.",
     refresh: "Refresh",
     col_id: "#",
     col_kind: "Kind",
@@ -485,7 +485,7 @@ const STRINGS = {
     square_piece: "{square}, {piece}",
     challenge_board: "Kihívás tábla, {rows}×{cols}. A nyilak mozgatnak, az Enter vagy a Szóköz elhelyez vagy levesz egy bábut.",
 
-    history_intro: "A szolgáltatás minden futtatása (GET /runs), a legújabb elöl. Rendezéshez kattints egy fejlécre.",
+    history_intro: "A legutóbbi 500 futtatásod (GET /runs), a legújabb elöl. Rendezéshez kattints egy fejlécre.",
     refresh: "Frissítés",
     col_id: "#",
     col_kind: "Fajta",

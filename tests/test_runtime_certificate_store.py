@@ -1,0 +1,114 @@
+"""Certificates on disk: a partial certificate goes as soon as its writer is gone (a
+cancel, a kill) and at start-up, all of them together stay within their bound, and each
+is readable only by the token whose solve made it (issue 20, items 7 and 10)."""
+
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+
+from chessdom.api.runtime.certificate_store import CertificateStore
+from chessdom.scripts.live_server import ServerProcess
+
+WRITER = """
+import sys, time
+from pathlib import Path
+from chessdom.api.runtime.locks import hold_lock_file
+from chessdom.models.certificates import staging_directory
+root, certificate_id = Path(sys.argv[1]), sys.argv[2]
+hold_lock_file(root / f".{certificate_id}.writing")
+staging_directory(root / certificate_id).mkdir()
+(staging_directory(root / certificate_id) / "proof.drat").write_text("1 2 0\\n")
+print("writing", flush=True)
+time.sleep(60)
+"""
+
+
+def start_writer(root, certificate_id):
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(root), certificate_id], stdout=subprocess.PIPE,
+                              text=True)
+    assert writer.stdout.readline().strip() == "writing"
+    return writer
+
+
+def test_a_partial_certificate_goes_with_its_writer_and_a_live_writers_stays(tmp_path):
+    store = CertificateStore(tmp_path)
+    store.root.mkdir()
+    killed, alive = uuid.uuid4().hex, uuid.uuid4().hex
+    writers = [start_writer(store.root, killed), start_writer(store.root, alive)]
+    try:
+        writers[0].kill()
+        writers[0].wait()
+        assert store.sweep_partials() == 1
+        assert not list(store.root.glob(f".{killed}.*"))
+        assert len(list(store.root.glob(f".{alive}.*.partial"))) == 1
+    finally:
+        for writer in writers:
+            writer.kill()
+            writer.wait()
+    assert store.sweep_partials() == 1 and list(store.root.iterdir()) == []
+
+
+def test_canceling_a_certifying_job_leaves_no_partial_certificate(make_app):
+    client = make_app().test_client()
+    root = client.application.extensions["chessdom"].service.certificates.root
+    job = client.post("/jobs", json={"kind": "domination",
+                                     "params": {"size": 7, "piece": "queen", "certify": True, "cache": False}})
+    job_id = job.get_json()["id"]
+    deadline = time.monotonic() + 120
+    while not list(root.glob(".*.partial")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert list(root.glob(".*.partial")), "the certificate was never being written"
+    assert client.delete(f"/jobs/{job_id}").get_json()["status"] == "canceled"
+    deadline = time.monotonic() + 10
+    while list(root.glob(".*")) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert list(root.glob(".*")) == []
+
+
+@pytest.mark.e2e
+def test_a_starting_server_sweeps_the_partial_certificates_a_crash_left(tmp_path):
+    root = tmp_path / "data" / "certificates"
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    partial = root / f".{uuid.uuid4().hex}.{int(gone.stdout)}.partial"  # its writer's pid, no longer alive
+    partial.mkdir(parents=True)
+    (partial / "proof.drat").write_text("1 0\n")
+    server = ServerProcess(tmp_path / "data", workers=1).start()
+    try:
+        assert not partial.exists()
+    finally:
+        server.stop()
+
+
+def test_beyond_their_total_bound_new_certificates_are_unavailable_saying_why(make_app):
+    client = make_app(run_jobs=False, max_certificate_bytes=100).test_client()
+    root = client.application.extensions["chessdom"].service.certificates.root
+    (root / uuid.uuid4().hex).mkdir(parents=True)
+    (next(root.iterdir()) / "proof.drat").write_bytes(b"d 1 0\n" * 50)
+    answer = client.post("/domination", json={"size": 4, "piece": "queen", "certify": True}).get_json()
+    assert answer["value"] == 2 and answer["certificate"] is None
+    assert "at most 100 bytes of certificates" in answer["certificate_unavailable"]
+
+
+def test_a_certificate_is_readable_only_by_the_token_whose_solve_made_it(make_app):
+    client = make_app(run_jobs=False, tokens=frozenset({"alice-token", "bob-token"})).test_client()
+    alice, bob = ({"Authorization": f"Bearer {name}-token"} for name in ("alice", "bob"))
+    answer = client.post("/domination", json={"size": 4, "piece": "queen", "certify": True}, headers=alice).get_json()
+    links = answer["certificate"]
+    for url in (links["manifest"], links["formula"], links["proof"], links["archive"]):
+        assert client.get(url, headers=alice).status_code == 200
+        assert client.get(url, headers=bob).status_code == 404
+
+
+def test_a_counts_certificate_is_its_tokens_too(make_app):
+    client = make_app(run_jobs=False, tokens=frozenset({"alice-token", "bob-token"})).test_client()
+    alice, bob = ({"Authorization": f"Bearer {name}-token"} for name in ("alice", "bob"))
+    answer = client.post("/domination", json={"size": 4, "piece": "queen", "certify": True, "count": True},
+                         headers=alice).get_json()
+    links = answer["count"]["certificate"]
+    assert links["checked"]
+    for url in (links["manifest"], links["archive"]):
+        assert client.get(url, headers=alice).status_code == 200
+        assert client.get(url, headers=bob).status_code == 404
