@@ -114,7 +114,7 @@ class SolveService:
             self.certificates.remove(certificate_id)
         unkept = {"certificate": None, "certificate_unavailable": "the disk is full: the certificate could not be kept"}
         result = {**result, **unkept}
-        if (result.get("count") or {}).get("certificate"):
+        if isinstance(result.get("count"), dict) and result["count"].get("certificate"):
             result["count"] = {**result["count"], **unkept}
         return result
 
@@ -130,7 +130,8 @@ class SolveService:
 
     def certificates_of(self, result: dict) -> tuple[tuple[str, int], ...]:
         """(id, bytes) of each certificate ``result`` carries: the bound's, and the count's."""
-        found = [result.get("certificate"), (result.get("count") or {}).get("certificate")]
+        count = result.get("count")  # an N-Queens count is a number, a placement count a dict
+        found = [result.get("certificate"), count.get("certificate") if isinstance(count, dict) else None]
         return tuple((c["id"], self.certificates.size(c["id"])) for c in found if c and "id" in c)
 
     def _from_cache(self, call: Call) -> dict | None:
