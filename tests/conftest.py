@@ -1,4 +1,7 @@
+import threading
+
 import pytest
+from werkzeug.serving import make_server
 
 from chessdom.api import create_app
 
@@ -22,3 +25,16 @@ def make_app(tmp_path):
 @pytest.fixture
 def client(make_app):
     return make_app(run_jobs=False).test_client()
+
+
+@pytest.fixture
+def live_server(make_app):
+    """An app (jobs off) served on a free loopback port in this process: its test client
+    and its base URL, for what must fetch over HTTP (``chessdom certificate check URL``)."""
+    app = make_app(run_jobs=False)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield app.test_client(), f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join()

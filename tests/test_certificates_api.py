@@ -4,11 +4,9 @@ requests and jobs, ``GET /certificates/{id}`` and its files (gzip when accepted)
 
 import gzip
 import json
-import threading
 import time
 
 import pytest
-from werkzeug.serving import make_server
 
 from chessdom.certificates import check_certificate
 from chessdom.cli import main
@@ -90,17 +88,6 @@ def test_certificates_expire_with_the_jobs_and_runs_of_their_time(make_app):
     time.sleep(0.01)
     store.expire(retention=0)
     assert client.get(certificate["manifest"]).status_code == 404
-
-
-@pytest.fixture
-def live_server(make_app):
-    app = make_app(run_jobs=False)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield app.test_client(), f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join()
 
 
 def test_chessdom_certificate_check_fetches_and_checks_a_url(live_server, capsys):

@@ -6,10 +6,8 @@ the proof-size limit is a service setting, past which a refutation is split into
 import io
 import json
 import tarfile
-import threading
 
 import pytest
-from werkzeug.serving import make_server
 
 from chessdom.api.runtime.config import Settings
 from chessdom.certificates import check_certificate
@@ -90,17 +88,6 @@ def test_a_small_proof_limit_in_the_settings_splits_the_refutation_into_cubes(ma
 def test_the_proof_limit_is_read_from_the_environment(monkeypatch):
     monkeypatch.setenv("CHESSDOM_MAX_PROOF_BYTES", "1048576")
     assert Settings.from_env().max_proof_bytes == 1048576
-
-
-@pytest.fixture
-def live_server(make_app):
-    app = make_app(run_jobs=False)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield app.test_client(), f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join()
 
 
 def test_chessdom_certificate_check_downloads_the_archive_of_a_url(live_server, capsys):
