@@ -1,21 +1,28 @@
 """Counting the optimal placements, and how many are distinct up to board symmetry, with
 one representative placement per symmetry class.
 
-The count comes from the classes, as the N-Queens kernel counts its solutions: an
-enumeration under lex-leader symmetry breaking (:mod:`chessdom.models.symmetry_breaking`)
-finds each class once, by its lex-leader, and each class adds its orbit's size (the
-group's order over the leader's stabiliser) to the count of placements. On a square
-board that is about an eighth of the work of listing every placement: measured, the plain
-re-enumeration that used to check γ(Q_13)'s 41 classes had counted 2 of 288 placements
-after 14 minutes of one core. What checks a count now is its enumeration certificate
-(:mod:`chessdom.models.certificates`); ``check=True`` still re-enumerates plainly, for tests
-and small boards.
+The count is listed in parts (:func:`enumeration_parts`): one per orbit of the tuples of
+per-region piece counts (:mod:`chessdom.models.regions`). A symmetry maps the placements
+of one tuple one-to-one onto those of its image, so each placement a part lists stands
+for as many as its tuple's orbit holds, and every class has a member in the part of its
+tuple's orbit: the classes are the canonical forms of what the parts list. That is about
+an eighth of the placements on a square board, without symmetry-breaking clauses, which
+slow SAT down: measured on γ(Q_13) (288 placements in 41 classes) on one core, the
+lex-leader enumeration had 40 classes after 300 s, the parts list all 41 in 100 s. Where a
+board has too many tuples (many pieces: knights) the one part is the whole space under
+lex-leader symmetry breaking (:mod:`chessdom.models.symmetry_breaking`), each class found
+once, by its lex-leader. Either way a complete count is checked against itself: the
+orbits of its classes must add up to its placements. What checks it from outside is its
+enumeration certificate (:mod:`chessdom.models.certificates`); ``check=True`` also
+re-enumerates plainly, for tests and small boards.
 """
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 from pysat.card import CardEnc, EncType
@@ -24,6 +31,7 @@ from pysat.solvers import Solver
 
 from chessdom.chessboard import PlacementProblem, SolutionCount, Square, canonical_form, check_placement, square_names
 from chessdom.models.cpsat import build_model
+from chessdom.models.regions import Region, RegionOrbits, counts_within
 from chessdom.models.sat import SatParams, bounded_groups, build_cnf
 from chessdom.models.symmetry_breaking import orbit_size
 from chessdom.processes.killable import run_killable
@@ -33,6 +41,73 @@ METHODS = ("sat", "cpsat")
 
 class CountMismatch(RuntimeError):
     """The classes and their orbits disagree with a plain enumeration: always a bug."""
+
+
+MAX_PARTS = 5_000
+"""Beyond this many tuples of region counts (many pieces: knights) the enumeration is one
+part, under lex-leader symmetry breaking."""
+
+Counts = tuple[tuple[Region, int], ...]
+
+
+@dataclass(frozen=True)
+class Part:
+    """The placements with exactly ``count`` pieces in each ``(region, count)`` of
+    ``counts``. Each one listed stands for ``weight`` placements (its tuple's orbit); a
+    ``weight`` of None lists lex-leaders only, each standing for its own orbit."""
+
+    counts: Counts
+    weight: int | None
+
+    @property
+    def symmetry_breaking(self) -> bool:
+        return self.weight is None
+
+
+def enumeration_parts(problem: PlacementProblem, value: int) -> list[Part]:
+    """One part per orbit of the tuples of region counts adding up to ``value`` pieces:
+    together they stand for every placement once; or one lex-leader part when there are
+    more than :data:`MAX_PARTS` tuples."""
+    orbits = RegionOrbits(problem.board)
+    sizes = tuple(len(part) for part in orbits.parts)
+    tuples = list(itertools.islice(counts_within(sizes, value, exactly=True), MAX_PARTS + 1))
+    if len(tuples) > MAX_PARTS:
+        return [Part((), None)]
+    return [Part(tuple(zip(orbits.parts, counts)), len(orbits.orbit(counts)))
+            for counts in tuples if orbits.is_leader(counts)]
+
+
+class Tally:
+    """A count as its parts are listed: the placements they stand for, and their classes
+    by canonical form (which is the lex-leader: for placements of one size the greatest
+    bit string is the least sorted tuple of squares)."""
+
+    def __init__(self, problem: PlacementProblem):
+        self.problem = problem
+        self.solutions = 0
+        self.classes: set[tuple[Square, ...]] = set()
+
+    def add(self, part: Part, placements: list[tuple[Square, ...]]) -> None:
+        board = self.problem.board
+        if part.weight is None:
+            self.classes.update(placements)
+            self.solutions += sum(orbit_size(board, leader) for leader in placements)
+        else:
+            self.classes.update(canonical_form(board, placement) for placement in placements)
+            self.solutions += part.weight * len(placements)
+
+    def count(self, exact: bool, representatives: bool) -> SolutionCount:
+        """The count; a complete one whose classes' orbits do not add up to its placements
+        raises :class:`CountMismatch`."""
+        board = self.problem.board
+        if exact and sum(orbit_size(board, leader) for leader in self.classes) != self.solutions:
+            raise CountMismatch(f"{self.problem}: {len(self.classes)} classes whose orbits do not add up to "
+                                f"the {self.solutions} placements their parts stand for")
+        leaders = sorted(self.classes)
+        return SolutionCount(
+            self.solutions, len(leaders), exact,
+            tuple(tuple(square_names(board, leader)) for leader in leaders) if representatives else None,
+        )
 
 
 def count_placements(
@@ -50,9 +125,9 @@ def count_placements(
 
     Parameters
     ----------
-    method: ``sat`` (blocking clauses; measured, the 4860 placements of five queens
-        dominating 8×8 take 3.5 s by blocking clauses and 125 s by enumeration with one
-        CP-SAT worker) or ``cpsat``.
+    method: ``sat`` (blocking clauses, part by part; measured, the 4860 placements of five
+        queens dominating 8×8 take 3.5 s by blocking clauses and 125 s by enumeration with
+        one CP-SAT worker) or ``cpsat`` (one lex-leader part).
     representatives: also return each class's lex-leader, by square names.
     check: also enumerate every placement without symmetry breaking and raise
         :class:`CountMismatch` unless the classes are exactly the canonical forms of all
@@ -61,23 +136,20 @@ def count_placements(
     if method not in METHODS:
         raise ValueError(f"unknown counting method {method!r} (expected one of {', '.join(METHODS)})")
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    leaders, exact = _enumerate(problem, value, deadline, method, symmetry_breaking=True)
+    tally = Tally(problem)
+    if method == "cpsat":
+        leaders, exact = _cpsat_placements(problem, value, _left(deadline), symmetry_breaking=True)
+        tally.add(Part((), None), leaders)
+    else:
+        exact = _list_parts(tally, value, enumeration_parts(problem, value), _left(deadline))
     if check and exact:
-        placements, complete = _enumerate(problem, value, deadline, method, symmetry_breaking=False)
+        if method == "cpsat":
+            placements, complete = _cpsat_placements(problem, value, _left(deadline), symmetry_breaking=False)
+        else:
+            placements, complete = list(sat_placements(problem, value)), True
         if complete:
-            check_classes(problem, leaders, placements)
-    return count_of_classes(problem, leaders, exact, representatives)
-
-
-def count_of_classes(problem: PlacementProblem, leaders, exact: bool, representatives: bool) -> SolutionCount:
-    """The count of the placements whose classes have ``leaders``: each class adds its
-    orbit's size."""
-    leaders = sorted(leaders)
-    solutions = sum(orbit_size(problem.board, leader) for leader in leaders)
-    return SolutionCount(
-        solutions, len(leaders), exact,
-        tuple(tuple(square_names(problem.board, leader)) for leader in leaders) if representatives else None,
-    )
+            check_classes(problem, sorted(tally.classes), placements)
+    return tally.count(exact, representatives)
 
 
 def check_classes(problem: PlacementProblem, leaders, placements) -> None:
@@ -96,25 +168,36 @@ def check_classes(problem: PlacementProblem, leaders, placements) -> None:
         )
 
 
-def _enumerate(problem, value, deadline, method, *, symmetry_breaking):
-    remaining = None if deadline is None else max(deadline - time.monotonic(), 0.01)
-    if method == "cpsat":
-        return _cpsat_placements(problem, value, remaining, symmetry_breaking)
-    if remaining is None:
-        return list(sat_placements(problem, value, symmetry_breaking=symmetry_breaking)), True
-    events, finished = run_killable(
-        placement_events, (problem, value, SatParams.sat_solver, symmetry_breaking), remaining
-    )
-    return [event[1] for event in events], finished
+def _left(deadline: float | None) -> float | None:
+    return None if deadline is None else max(deadline - time.monotonic(), 0.01)
 
 
-def placement_events(
-    problem: PlacementProblem, value: int, solver_name: str = SatParams.sat_solver, symmetry_breaking: bool = False,
-    counts: tuple[tuple[tuple[Square, ...], int], ...] = (),
-) -> Iterator[tuple]:
-    """:func:`sat_placements` as events ``("placement", squares)``, for a killable child."""
-    for placement in sat_placements(problem, value, solver_name, symmetry_breaking, counts):
-        yield ("placement", placement)
+def _list_parts(tally: Tally, value: int, parts: list[Part], time_limit: float | None) -> bool:
+    """List every part into ``tally``, here or within ``time_limit`` in a killable child
+    (keeping what it listed); whether the list is complete."""
+    if time_limit is None:
+        for part in parts:
+            tally.add(part, list(part_placements(tally.problem, value, part)))
+        return True
+    events, finished = run_killable(part_events, (tally.problem, value, parts), time_limit)
+    for index, part in enumerate(parts):
+        tally.add(part, [event[2] for event in events if event[1] == index])
+    return finished
+
+
+def part_events(problem: PlacementProblem, value: int, parts: list[Part]) -> Iterator[tuple]:
+    """``("placement", index, squares)`` for each placement each part lists, in order, for
+    a killable child."""
+    for index, part in enumerate(parts):
+        for placement in part_placements(problem, value, part):
+            yield ("placement", index, placement)
+
+
+def part_placements(
+    problem: PlacementProblem, value: int, part: Part, solver_name: str = SatParams.sat_solver
+) -> Iterator[tuple[Square, ...]]:
+    """The placements of ``value`` pieces one part lists."""
+    return sat_placements(problem, value, solver_name, part.symmetry_breaking, part.counts)
 
 
 def sat_placements(

@@ -1,14 +1,16 @@
-"""Enumeration as cubes: each cube lists the lex-leaders with its tuple of region counts,
-and the parts add up to the plain enumeration."""
+"""Enumeration in parts: one per orbit of the tuples of region counts, each placement it
+lists standing for its tuple's orbit; listed here or as cubes, the parts add up to the
+plain enumeration."""
 
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, canonical_form
-from chessdom.models import count_placements, solve
-from chessdom.models.counting import sat_placements
-from chessdom.models.cubes import count_by_cubes, enumerate_by_cubes, enumeration_cubes, local_pool
+from chessdom.models import count_placements, counting, solve
+from chessdom.models.counting import enumeration_parts, sat_placements
+from chessdom.models.cubes import count_by_cubes, enumerate_by_cubes, local_pool
+from chessdom.models.regions import RegionOrbits
 from chessdom.models.symmetry_breaking import orbit_size
 
 SMALL = [
@@ -27,24 +29,44 @@ def pool():
 
 
 @pytest.mark.parametrize("board, piece, objective, value", SMALL, ids=str)
-def test_the_count_cubes_partition_every_placement(board, piece, objective, value):
+def test_every_placement_has_its_tuple_of_counts_in_the_orbit_of_exactly_one_part(board, piece, objective, value):
     problem = PlacementProblem(board, piece, objective)
-    cubes = enumeration_cubes(problem, value)
+    orbits = RegionOrbits(board)
+    parts = enumeration_parts(problem, value)
+    assert all(part.weight == len(orbits.orbit(tuple(c for _, c in part.counts))) for part in parts)
     for placement in sat_placements(problem, value):
-        placed = set(placement)
-        inside = [cube for cube in cubes if all(len(placed.intersection(region)) == count for region, count in cube)]
-        assert len(inside) == 1
+        counts = tuple(len(set(placement).intersection(region)) for region in orbits.parts)
+        assert sum(counts in orbits.orbit(tuple(c for _, c in part.counts)) for part in parts) == 1
 
 
 @pytest.mark.parametrize("board, piece, objective, value", SMALL, ids=str)
 def test_the_parts_listed_by_cubes_add_up_to_the_plain_enumeration(board, piece, objective, value, pool):
     problem = PlacementProblem(board, piece, objective)
     every = list(sat_placements(problem, value))
-    leaders, exact = enumerate_by_cubes(problem, value, pool)
-    assert exact and len(set(leaders)) == len(leaders)
-    assert sorted(leaders) == sorted(sat_placements(problem, value, symmetry_breaking=True))
-    assert {canonical_form(board, leader) for leader in leaders} == {canonical_form(board, p) for p in every}
-    assert sum(orbit_size(board, leader) for leader in leaders) == len(every)
+    tally, exact = enumerate_by_cubes(problem, value, pool)
+    assert exact and tally.solutions == len(every)
+    assert sorted(tally.classes) == sorted(sat_placements(problem, value, symmetry_breaking=True))
+    assert {canonical_form(board, p) for p in every} == tally.classes
+    assert sum(orbit_size(board, leader) for leader in tally.classes) == len(every)
+
+
+def test_a_board_with_too_many_tuples_is_counted_as_one_part_of_lex_leaders(monkeypatch):
+    problem = PlacementProblem(Board(7, 7), Piece.KNIGHT, Objective.DOMINATION)
+    by_orbits = count_placements(problem, 10, representatives=True)
+    monkeypatch.setattr(counting, "MAX_PARTS", 1)
+    assert [(part.counts, part.weight) for part in enumeration_parts(problem, 10)] == [((), None)]
+    assert count_placements(problem, 10, representatives=True, check=True) == by_orbits
+
+
+def test_a_tally_whose_classes_do_not_add_up_is_refused():
+    problem = PlacementProblem(Board.square(6), Piece.QUEEN, Objective.DOMINATION)
+    part, placement = next((part, placement) for part in enumeration_parts(problem, 3)
+                           for placement in sat_placements(problem, 3, counts=part.counts)
+                           if orbit_size(problem.board, placement) == part.weight)
+    tally = counting.Tally(problem)
+    tally.add(part, [placement, placement])  # listed twice: twice what its class holds
+    with pytest.raises(counting.CountMismatch):
+        tally.count(exact=True, representatives=False)
 
 
 def test_cubes_on_any_executor_count_the_638_classes_of_the_4860_ways_five_queens_dominate_the_chessboard():

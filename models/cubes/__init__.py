@@ -9,15 +9,16 @@ and the cubes still queued are cancelled.
 - :mod:`.conquering` — one cube's SAT call, and running them all on an executor;
 - :mod:`.stop` — telling the cubes still running to stop, on this machine or a cluster;
 - :mod:`.optimise` — a whole optimisation asked as cube queries;
-- :mod:`.enumerating` — an enumeration of the classes of placements, cube by cube.
+- :mod:`.enumerating` — the parts of a count of placements, listed in parallel.
 """
 
 from chessdom.models.cubes.conquering import Conquest, CubeAnswer, available_cores, conquer, local_pool, solve_cube
-from chessdom.models.cubes.enumerating import count_by_cubes, enumerate_by_cubes, enumeration_cubes
+from chessdom.models.cubes.enumerating import count_by_cubes, enumerate_by_cubes
 from chessdom.models.cubes.optimise import solve_by_cubes
-from chessdom.models.cubes.splitting import Cube, refine, regions, split
+from chessdom.models.cubes.splitting import Cube, refine, split
+from chessdom.models.regions import regions
 
 __all__ = [
-    "Conquest", "Cube", "CubeAnswer", "available_cores", "conquer", "count_by_cubes", "enumerate_by_cubes", "enumeration_cubes",
+    "Conquest", "Cube", "CubeAnswer", "available_cores", "conquer", "count_by_cubes", "enumerate_by_cubes",
     "local_pool", "refine", "regions", "solve_by_cubes", "solve_cube", "split",
 ]

@@ -1,8 +1,7 @@
-"""Enumeration as cubes: the classes of optimal placements listed part by part. Each cube
-fixes how many pieces stand in each region of :func:`.splitting.regions` — every placement
-has exactly one such tuple of counts — and lists the lex-leaders within it under the same
-symmetry breaking as the whole enumeration, so the parts are disjoint and together hold
-each class exactly once (a test checks that they add up to the plain enumeration).
+"""Enumeration as cubes: the parts of a count (:func:`chessdom.models.counting.enumeration_parts`,
+one per orbit of the tuples of region counts) listed in parallel on an executor and
+tallied as they finish. The parts stand for every placement once, so a test checks that
+they add up to the plain enumeration.
 """
 
 from __future__ import annotations
@@ -12,47 +11,21 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 
 from chessdom.chessboard import PlacementProblem, SolutionCount, Square
-from chessdom.models.counting import count_of_classes, placement_events, sat_placements
-from chessdom.models.cubes.splitting import Region, regions
-from chessdom.models.sat import SatParams
+from chessdom.models.counting import Part, Tally, enumeration_parts, part_events, part_placements
 from chessdom.processes import WorkerPool
 from chessdom.processes.killable import run_killable
 
-MAX_ENUMERATION_CUBES = 5_000
-"""Beyond this many count tuples (many pieces: knights) the enumeration is one cube."""
 
-Counts = tuple[tuple[Region, int], ...]
-
-
-def enumeration_cubes(problem: PlacementProblem, value: int) -> list[Counts]:
-    """Every tuple of region counts adding up to ``value`` pieces (each at most its
-    region's size): the parts of the space, disjoint and covering it."""
-    parts = regions(problem.board)
-    cubes: list[Counts] = []
-
-    def extend(index: int, left: int, chosen: tuple[int, ...]) -> bool:
-        if index == len(parts) - 1:
-            if left <= len(parts[index]):
-                cubes.append(tuple(zip(parts, (*chosen, left))))
-            return len(cubes) <= MAX_ENUMERATION_CUBES
-        for count in range(min(left, len(parts[index])) + 1):
-            if not extend(index + 1, left - count, (*chosen, count)):
-                return False
-        return True
-
-    return cubes if extend(0, value, ()) else [()]
-
-
-def enumerate_cube(
-    problem: PlacementProblem, value: int, counts: Counts, time_limit: float | None = None
+def enumerate_part(
+    problem: PlacementProblem, value: int, part: Part, time_limit: float | None = None
 ) -> tuple[list[tuple[Square, ...]], bool]:
-    """The lex-leaders in one cube and whether the list is complete: here (a
+    """What one part lists and whether the list is complete: here (a
     :class:`~chessdom.processes.WorkerPool`'s worker, which its pool kills), or with a time
     limit in a killable child, keeping what it listed before the limit."""
     if time_limit is None:
-        return list(sat_placements(problem, value, symmetry_breaking=True, counts=counts)), True
-    events, finished = run_killable(placement_events, (problem, value, SatParams.sat_solver, True, counts), time_limit)
-    return [event[1] for event in events], finished
+        return list(part_placements(problem, value, part)), True
+    events, finished = run_killable(part_events, (problem, value, [part]), time_limit)
+    return [event[2] for event in events], finished
 
 
 def enumerate_by_cubes(
@@ -62,47 +35,46 @@ def enumerate_by_cubes(
     *,
     time_limit: float | None = None,
     on_progress: Callable[[int, int], None] | None = None,
-) -> tuple[list[tuple[Square, ...]], bool]:
-    """The lex-leader of every class of placements of ``value`` pieces, listed cube by cube
-    on ``executor``, and whether the list is complete (false when ``time_limit`` cut it
-    short). ``on_progress(done, total)`` is called as cubes finish."""
+) -> tuple[Tally, bool]:
+    """Every part of the count of placements of ``value`` pieces, listed on ``executor``
+    into a :class:`~chessdom.models.counting.Tally`, and whether the tally is complete
+    (false when ``time_limit`` cut it short). ``on_progress(done, total)`` is called as
+    parts finish."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
     in_pool = isinstance(executor, WorkerPool)  # canceling kills the worker: no child per cube
 
-    def submit(counts: Counts) -> Future:
+    def submit(part: Part) -> Future:
         if in_pool or deadline is None:
-            return executor.submit(enumerate_cube, problem, value, counts)
-        return executor.submit(enumerate_cube, problem, value, counts, max(deadline - time.monotonic(), 0.01))
+            return executor.submit(enumerate_part, problem, value, part)
+        return executor.submit(enumerate_part, problem, value, part, max(deadline - time.monotonic(), 0.01))
 
-    cubes = enumeration_cubes(problem, value)
-    pending = {submit(counts) for counts in cubes}
-    leaders: list[tuple[Square, ...]] = []
-    exact, done = True, 0
+    parts = enumeration_parts(problem, value)
+    pending = {submit(part): part for part in parts}
+    tally, exact, done = Tally(problem), True, 0
     try:
         while pending:
             remaining = None if deadline is None else deadline - time.monotonic()
             if remaining is not None and remaining <= 0:
                 exact = False
                 break
-            finished, pending = wait(pending, timeout=remaining, return_when=FIRST_COMPLETED)
+            finished, _ = wait(pending, timeout=remaining, return_when=FIRST_COMPLETED)
             for future in finished:
                 listed, complete = future.result()
-                leaders.extend(listed)
+                tally.add(pending.pop(future), listed)
                 exact = exact and complete
                 done += 1
             if on_progress is not None:
-                on_progress(done, len(cubes))
+                on_progress(done, len(parts))
     finally:
         for future in pending:
             future.cancel()
-    return leaders, exact
+    return tally, exact
 
 
 def count_by_cubes(
     problem: PlacementProblem, value: int, executor: Executor, *, time_limit: float | None = None,
     representatives: bool = False, on_progress: Callable[[int, int], None] | None = None,
 ) -> SolutionCount:
-    """:func:`chessdom.models.counting.count_placements`, its enumeration run as cubes on
-    ``executor``."""
-    leaders, exact = enumerate_by_cubes(problem, value, executor, time_limit=time_limit, on_progress=on_progress)
-    return count_of_classes(problem, leaders, exact, representatives)
+    """:func:`chessdom.models.counting.count_placements`, its parts listed on ``executor``."""
+    tally, exact = enumerate_by_cubes(problem, value, executor, time_limit=time_limit, on_progress=on_progress)
+    return tally.count(exact, representatives)

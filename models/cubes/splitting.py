@@ -15,18 +15,15 @@ nearly as hard as the whole query.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 from dataclasses import dataclass
 
-from chessdom.chessboard import Board, PlacementProblem, Square, attack_table
-from chessdom.chessboard.symmetry import symmetry_permutations
+from chessdom.chessboard import PlacementProblem, Square, attack_table
+from chessdom.models.regions import Region, RegionOrbits, counts_within
 from chessdom.models.sat import SatParams
 
 MAX_COUNT_TUPLES = 20_000
 SPLIT_DEPTH = 4
 """Squares fixed per refinement of a cube that ran past its budget: 16 sub-cubes."""
-
-Region = tuple[Square, ...]
 
 
 @dataclass(frozen=True)
@@ -44,22 +41,6 @@ class Cube:
     sat_solver: str = SatParams.sat_solver
 
 
-def regions(board: Board) -> tuple[Region, ...]:
-    """The four quadrants, and on an odd side the middle rank and file as a fifth region:
-    a partition of the squares that every symmetry of the board maps onto itself."""
-    middle_rank = board.rows // 2 if board.rows % 2 else None
-    middle_file = board.cols // 2 if board.cols % 2 else None
-    parts: dict[object, list[Square]] = {}
-    for square in board.squares():
-        rank, file = board.coordinates(square)
-        if rank == middle_rank or file == middle_file:
-            key = "middle"
-        else:
-            key = (rank >= board.rows / 2, file >= board.cols / 2)
-        parts.setdefault(key, []).append(square)
-    return tuple(tuple(parts[key]) for key in sorted(parts, key=str))
-
-
 def split(
     problem: PlacementProblem, pieces: int, *, symmetry_breaking: bool = False, one_per_orbit: bool = True
 ) -> list[Cube]:
@@ -67,41 +48,21 @@ def split(
     ``one_per_orbit`` only the greatest tuple of each orbit under the board's symmetries.
     Far above the optimum there are too many tuples (C(k+5, 5) for k pieces on an odd
     board); there the query is easy and is split on squares by :func:`refine` instead."""
-    parts = regions(problem.board)
+    orbits = RegionOrbits(problem.board)
+    parts = orbits.parts
     maximize = problem.objective.maximize
     tuples = list(itertools.islice(
-        _costs_within(tuple(len(part) for part in parts), problem.cost(pieces)), MAX_COUNT_TUPLES + 1))
+        counts_within(tuple(len(part) for part in parts), problem.cost(pieces)), MAX_COUNT_TUPLES + 1))
     if len(tuples) > MAX_COUNT_TUPLES:
         return refine(Cube(problem, pieces, symmetry_breaking=symmetry_breaking))
-    index_of = {square: i for i, part in enumerate(parts) for square in part}
-    region_maps = [[index_of[permutation[part[0]]] for part in parts]
-                   for permutation in symmetry_permutations(problem.board)]
     chosen = []
     for costs in tuples:
-        if one_per_orbit and costs != max(_permuted(costs, mapping) for mapping in region_maps):
+        if one_per_orbit and not orbits.is_leader(costs):
             continue
         # A region's cost is its pieces, or for independence its empty squares.
         counts = tuple(len(part) - cost if maximize else cost for part, cost in zip(parts, costs))
         chosen.append(Cube(problem, pieces, tuple(zip(parts, counts)), symmetry_breaking=symmetry_breaking))
     return chosen
-
-
-def _costs_within(sizes: tuple[int, ...], budget: int) -> Iterator[tuple[int, ...]]:
-    """Every tuple of per-region costs, each at most its region's size, adding up to at
-    most ``budget``."""
-    if not sizes:
-        yield ()
-        return
-    for cost in range(min(budget, sizes[0]) + 1):
-        for rest in _costs_within(sizes[1:], budget - cost):
-            yield (cost, *rest)
-
-
-def _permuted(costs: tuple[int, ...], mapping: list[int]) -> tuple[int, ...]:
-    image = [0] * len(costs)
-    for region, cost in enumerate(costs):
-        image[mapping[region]] = cost
-    return tuple(image)
 
 
 def refine(cube: Cube, depth: int = SPLIT_DEPTH) -> list[Cube]:

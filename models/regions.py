@@ -1,0 +1,75 @@
+"""Regions of the board that every symmetry maps onto itself — the four quadrants, and on
+an odd side the middle rank and file — and the orbits of per-region piece counts.
+
+Every placement has exactly one tuple of counts, and a symmetry maps the placements with
+one tuple one-to-one onto the placements with its image. So the placements of one tuple
+per orbit stand for all of them: cube-and-conquer refutes one cube per orbit
+(:mod:`chessdom.models.cubes.splitting`), and counting weighs what one cube lists by the
+size of its tuple's orbit (:mod:`chessdom.models.counting`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from chessdom.chessboard import Board, Square
+from chessdom.chessboard.symmetry import symmetry_permutations
+
+Region = tuple[Square, ...]
+
+
+def regions(board: Board) -> tuple[Region, ...]:
+    """The four quadrants, and on an odd side the middle rank and file as a fifth region:
+    a partition of the squares that every symmetry of the board maps onto itself."""
+    middle_rank = board.rows // 2 if board.rows % 2 else None
+    middle_file = board.cols // 2 if board.cols % 2 else None
+    parts: dict[object, list[Square]] = {}
+    for square in board.squares():
+        rank, file = board.coordinates(square)
+        if rank == middle_rank or file == middle_file:
+            key = "middle"
+        else:
+            key = (rank >= board.rows / 2, file >= board.cols / 2)
+        parts.setdefault(key, []).append(square)
+    return tuple(tuple(parts[key]) for key in sorted(parts, key=str))
+
+
+class RegionOrbits:
+    """How the board's symmetries permute its :func:`regions`, and so tuples of counts."""
+
+    def __init__(self, board: Board):
+        self.parts = regions(board)
+        index_of = {square: i for i, part in enumerate(self.parts) for square in part}
+        self.maps = [[index_of[permutation[part[0]]] for part in self.parts]
+                     for permutation in symmetry_permutations(board)]
+
+    def orbit(self, counts: tuple[int, ...]) -> set[tuple[int, ...]]:
+        """Every image of a tuple of per-region counts."""
+        return {_permuted(counts, mapping) for mapping in self.maps}
+
+    def is_leader(self, counts: tuple[int, ...]) -> bool:
+        """Whether ``counts`` is the greatest tuple of its orbit (the one a cube is made of)."""
+        return counts == max(self.orbit(counts))
+
+
+def counts_within(sizes: tuple[int, ...], budget: int, *, exactly: bool = False) -> Iterator[tuple[int, ...]]:
+    """Every tuple of counts, each at most its region's size, adding up to at most (or
+    ``exactly``) ``budget``."""
+    if not sizes:
+        if not exactly or budget == 0:
+            yield ()
+        return
+    if exactly and len(sizes) == 1:  # the last region takes what is left
+        if budget <= sizes[0]:
+            yield (budget,)
+        return
+    for count in range(min(budget, sizes[0]) + 1):
+        for rest in counts_within(sizes[1:], budget - count, exactly=exactly):
+            yield (count, *rest)
+
+
+def _permuted(counts: tuple[int, ...], mapping: list[int]) -> tuple[int, ...]:
+    image = [0] * len(counts)
+    for region, count in enumerate(counts):
+        image[mapping[region]] = count
+    return tuple(image)
