@@ -2,6 +2,8 @@
 lists standing for its tuple's orbit; listed here or as cubes, the parts add up to the
 plain enumeration."""
 
+import contextlib
+import importlib
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -92,3 +94,19 @@ def test_a_solve_by_cubes_counts_by_cubes_on_its_own_workers(pool):
     problem = PlacementProblem(Board.square(8), Piece.QUEEN, Objective.DOMINATION)
     result = solve(problem, executor=pool, count=True, warm_start=0.001)
     assert result.solver.params["backend"] == "cubes" and result.count.solutions == 4860
+
+
+def test_a_large_count_lists_its_parts_on_the_cube_workers_whatever_backend_solved(monkeypatch, pool):
+    solving = importlib.import_module("chessdom.models.solve")
+    monkeypatch.setattr(solving, "COUNT_ON_WORKERS_FROM", 8 * 8)
+    used = []
+
+    @contextlib.contextmanager
+    def workers():
+        used.append(pool)
+        yield pool
+
+    problem = PlacementProblem(Board.square(8), Piece.QUEEN, Objective.DOMINATION)
+    result = solve(problem, count=True, cube_workers=workers)
+    assert result.solver.params["backend"] == "sat" and used == [pool]
+    assert (result.count.solutions, result.count.up_to_symmetry) == (4860, 638)
