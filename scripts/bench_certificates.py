@@ -5,7 +5,7 @@ one proof or a cube bundle, the independent checker's verdict); for enumerations
 count with its classes and the certificate that blocks every listed placement.
 
     python -m chessdom.scripts.bench_certificates [--cap 900] [--cases issue19] [--workers 2]
-        [--scheduler tcp://HOST:PORT] [--max-proof-mb 128]
+        [--scheduler tcp://HOST:PORT] [--max-proof-mb 32]
     python -m chessdom.scripts.bench_certificates --orders [--cap 300] [--cases orders]
 
 Targets (issue 19, 2 cores): a certified γ(Q_12) job within 5× the uncertified solve;
@@ -34,7 +34,9 @@ from tabulate import tabulate
 
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
 from chessdom.models import solve
-from chessdom.models.certificates import ORDERS, CertificateUnavailable, make_certificate, plain_formula, refuted_bound
+from chessdom.models.certificates import (
+    MAX_PROOF_BYTES, ORDERS, CertificateUnavailable, make_certificate, plain_formula, refuted_bound,
+)
 from chessdom.models.certificates.prover import log_proof
 
 Q, N, K = Piece.QUEEN, Piece.KNIGHT, Piece.KING
@@ -166,7 +168,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--only", default=None, help="comma-separated problem names to keep, e.g. γ(Q13),count γ(Q8)")
     parser.add_argument("--workers", type=int, default=2, help="local processes for cube proofs and checks")
     parser.add_argument("--scheduler", default=None, help="a Dask scheduler for the cube proofs instead")
-    parser.add_argument("--max-proof-mb", type=int, default=128, help="the proof-size limit, as the service's")
+    parser.add_argument("--max-proof-mb", type=int, default=MAX_PROOF_BYTES // 2**20,
+                        help="the proof-size limit in MiB (default: the service's)")
     parser.add_argument("--orders", action="store_true", help="measure literal orders and encodings instead")
     args = parser.parse_args(argv)
     name = args.cases or ("orders" if args.orders else "issue19")
