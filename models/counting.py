@@ -73,8 +73,12 @@ def enumeration_parts(problem: PlacementProblem, value: int) -> list[Part]:
     tuples = list(itertools.islice(counts_within(sizes, value, exactly=True), MAX_PARTS + 1))
     if len(tuples) > MAX_PARTS:
         return [Part((), None)]
-    return [Part(tuple(zip(orbits.parts, counts)), len(orbits.orbit(counts)))
-            for counts in tuples if orbits.is_leader(counts)]
+    parts = []
+    for counts in tuples:
+        orbit = orbits.orbit(counts)
+        if counts == max(orbit):  # the orbit's leader stands for it
+            parts.append(Part(tuple(zip(orbits.parts, counts)), len(orbit)))
+    return parts
 
 
 class Tally:
@@ -180,8 +184,11 @@ def _list_parts(tally: Tally, value: int, parts: list[Part], time_limit: float |
             tally.add(part, list(part_placements(tally.problem, value, part)))
         return True
     events, finished = run_killable(part_events, (tally.problem, value, parts), time_limit)
-    for index, part in enumerate(parts):
-        tally.add(part, [event[2] for event in events if event[1] == index])
+    listed: dict[int, list[tuple[Square, ...]]] = {}
+    for _, index, placement in events:
+        listed.setdefault(index, []).append(placement)
+    for index, placements in listed.items():
+        tally.add(parts[index], placements)
     return finished
 
 
