@@ -5,20 +5,15 @@ run past their budget and stopping at the first placement."""
 from __future__ import annotations
 
 import os
-import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass
 
-from pysat.card import CardEnc, EncType
-from pysat.formula import IDPool
-from pysat.solvers import Solver
-
 from chessdom.chessboard import Square, check_placement
+from chessdom.models.cubes.incremental import solver_for
 from chessdom.models.cubes.splitting import Cube, refine
 from chessdom.models.cubes.stop import StopSignal, stop_signal_for
-from chessdom.models.sat import INCREMENTAL_TOTALIZER, AtMost, bounded_groups, build_cnf, placement_of
 from chessdom.processes import WorkerFailed, WorkerPool
 from chessdom.processes.killable import run_killable
 from chessdom.processes.pool import POLL_SECONDS
@@ -50,9 +45,6 @@ class Conquest:
     abandoned_seconds: float = 0.0
 
 
-_ENCODING_LOCK = threading.Lock()
-
-
 def local_pool(workers: int | None = None) -> WorkerPool:
     """Worker processes on this machine for cubes, one per core by default, all started at
     once. No idle spare is kept: a worker killed with its cube is replaced when the next
@@ -68,31 +60,9 @@ def available_cores() -> int:
 
 
 def cube_events(cube: Cube) -> Iterator[tuple]:
-    """``("solution", placement, cpu)`` or ``("refuted", cpu)``: the cube's one SAT call
-    and the CPU seconds it took."""
-    problem = cube.problem
-    started = time.process_time()
-    # python-sat registers every CNF it builds in one process-wide variable pool
-    # (pysat.formula.Formula._vpool), so cubes encoded at once on a thread pool (a Dask
-    # worker's threads) raced there: "list modified during sort" in IDPool.occupy. Encoding
-    # is a small part of a cube; the solve runs outside the lock.
-    with _ENCODING_LOCK:
-        pool = IDPool()
-        cnf = build_cnf(problem, pool, symmetry_breaking=cube.symmetry_breaking)
-        cnf.extend([[pool.id(s)] for s in cube.occupied])
-        cnf.extend([[-pool.id(s)] for s in cube.empty])
-        for region, count in cube.counts:
-            region_count = CardEnc.equals([pool.id(s) for s in region], count, vpool=pool, encoding=EncType.totalizer)
-            cnf.extend(region_count.clauses)
-        solver = Solver(name=cube.sat_solver, bootstrap_with=cnf.clauses)
-        at_most = AtMost(solver, pool, bounded_groups(problem, pool), INCREMENTAL_TOTALIZER)
-        assumptions = at_most.assumptions(problem.cost(cube.pieces))
-    with solver:
-        if solver.solve(assumptions=assumptions):
-            yield ("solution", placement_of(problem, pool, solver.get_model()), time.process_time() - started)
-        else:
-            yield ("refuted", time.process_time() - started)
-        at_most.delete()
+    """``("solution", placement, cpu)`` or ``("refuted", cpu)``: the cube's one SAT call,
+    on this thread's solver for its query (:mod:`.incremental`), and its CPU seconds."""
+    return solver_for(cube).events(cube)
 
 
 def solve_cube(cube: Cube, time_limit: float | None = None, stop: StopSignal | None = None) -> CubeAnswer:
