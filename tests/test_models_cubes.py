@@ -10,6 +10,7 @@ from chessdom.chessboard.symmetry import symmetry_permutations
 from chessdom.models import solve
 from chessdom.models.counting import sat_placements
 from chessdom.models.cubes import CubeAnswer, conquer, refine, regions, split
+from chessdom.models.cubes.splitting import volume
 
 CASES = [
     (Board(6, 6), Piece.QUEEN, Objective.DOMINATION, 3),
@@ -95,3 +96,9 @@ def test_an_optimisation_by_cubes_proves_the_optimum():
     with ThreadPoolExecutor(2) as executor:
         result = solve(problem, executor=executor, warm_start=0.001)
     assert result.optimal and result.value == 5 and "cubes" in result.proof
+
+
+def test_the_largest_cubes_come_first():
+    problem = PlacementProblem(Board(9, 9), Piece.QUEEN, Objective.DOMINATION)
+    volumes = [volume(cube) for cube in split(problem, 4)]
+    assert volumes == sorted(volumes, reverse=True) and volumes[0] > volumes[-1]
