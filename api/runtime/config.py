@@ -7,11 +7,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from chessdom.models.certificates import MAX_PROOF_BYTES
+from chessdom.processes import available_cores
 
-
-
-def _cpu_count() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def _default_slots() -> int:
@@ -19,7 +16,7 @@ def _default_slots() -> int:
     requests: a lone job's cubes then have every core (measured, γ(Q_14) as a default job
     on 2 cores took 103 s with one slot for jobs), and a synchronous request still never
     waits for a job; while both run the cores are shared for the request's few seconds."""
-    return _cpu_count() + 1
+    return available_cores() + 1
 
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")

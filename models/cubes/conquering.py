@@ -4,7 +4,6 @@ run past their budget and stopping at the first placement."""
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
@@ -14,7 +13,7 @@ from chessdom.chessboard import Square, check_placement
 from chessdom.models.cubes.incremental import solver_for
 from chessdom.models.cubes.splitting import Cube, refine
 from chessdom.models.cubes.stop import StopSignal, stop_signal_for
-from chessdom.processes import WorkerFailed, WorkerPool
+from chessdom.processes import WorkerFailed, WorkerPool, available_cores
 from chessdom.processes.killable import run_killable
 from chessdom.processes.pool import POLL_SECONDS
 
@@ -53,10 +52,6 @@ def local_pool(workers: int | None = None) -> WorkerPool:
                       preload=(__name__, "chessdom.models.cubes.enumerating"))
     pool.warm(pool.size)
     return pool
-
-
-def available_cores() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def cube_events(cube: Cube) -> Iterator[tuple]:

@@ -11,6 +11,6 @@ signals so that nothing outlives what it serves, and pools of warm worker proces
 
 from chessdom.processes.killable import run_killable
 from chessdom.processes.lifetime import die_with_parent, kill_process_group
-from chessdom.processes.pool import WorkerFailed, WorkerPool, report_event
+from chessdom.processes.pool import WorkerFailed, WorkerPool, available_cores, report_event
 
-__all__ = ["WorkerFailed", "WorkerPool", "die_with_parent", "kill_process_group", "report_event", "run_killable"]
+__all__ = ["WorkerFailed", "WorkerPool", "available_cores", "die_with_parent", "kill_process_group", "report_event", "run_killable"]

@@ -33,6 +33,12 @@ STARTUP_SECONDS = 120.0
 _event_sink: Callable[[object], None] | None = None
 
 
+def available_cores() -> int:
+    """The cores this process may run on (its affinity, where the OS has one): a pool's
+    natural size, and what the service's solver slots are counted from."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 class WorkerFailed(Exception):
     """A call that did not return: ``reason`` is ``died`` (the worker was killed from
     outside or crashed), ``timeout``, ``canceled`` or ``shutdown``."""
