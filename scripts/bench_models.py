@@ -213,11 +213,14 @@ def row_figures(outcome: dict, family: str) -> dict:
     if family == "queen-count":
         done = done and count.get("exact", False)
     params = (result.get("solver") or {}).get("params", {})
+    effort = params.get("effort") or {}
     return {
         "seconds": outcome["seconds"] if done else None,
         "value": result.get("value"),
         "backend": params.get("backend"),
-        "cube_cpu_seconds": (params.get("effort") or {}).get("cube_cpu_seconds"),
+        "cube_cpu_seconds": effort.get("cube_cpu_seconds"),
+        # Wall seconds of cubes stopped unfinished (split past their budget, canceled): lost work.
+        "cube_abandoned_seconds": effort.get("cube_abandoned_seconds"),
         "solutions": count.get("solutions"), "classes": count.get("up_to_symmetry"),
     }
 
@@ -268,10 +271,10 @@ def _print_rows(table: list[dict], cap: float) -> None:
     def seconds(value):
         return f">{cap:g}" if value is None else f"{value:.1f}"
 
-    headers = ["row", "value", "default s", "backend", "cube CPU s", "previous s", "count", "classes",
+    headers = ["row", "value", "default s", "backend", "cube CPU s", "abandoned s", "previous s", "count", "classes",
                "OEIS A002564", "load"]
     body = [[line["row"], line["value"], seconds(line["seconds"]), line["backend"], line["cube_cpu_seconds"],
-             seconds(line["previous"]) if "previous" in line else "", line["solutions"] or "", line["classes"] or "",
+             line["cube_abandoned_seconds"], seconds(line["previous"]) if "previous" in line else "", line["solutions"] or "", line["classes"] or "",
              line.get("literature") or "", f"{line['load']}–{line['load after']}"] for line in table]
     print(f"through POST /jobs on a default server, cap {cap:g} s per job")
     print(tabulate(body, headers=headers, tablefmt="github"))

@@ -8,8 +8,9 @@ import pytest
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, canonical_form
 from chessdom.chessboard.symmetry import symmetry_permutations
 from chessdom.models import solve
+from chessdom.models.solve import CUBE_BUDGET_SECONDS
 from chessdom.models.counting import sat_placements
-from chessdom.models.cubes import CubeAnswer, conquer, refine, regions, split
+from chessdom.models.cubes import CubeAnswer, conquer, local_pool, refine, regions, split
 from chessdom.models.cubes.splitting import volume
 
 CASES = [
@@ -96,6 +97,14 @@ def test_an_optimisation_by_cubes_proves_the_optimum():
     with ThreadPoolExecutor(2) as executor:
         result = solve(problem, executor=executor, warm_start=0.001)
     assert result.optimal and result.value == 5 and "cubes" in result.proof
+    assert result.solver.params["cube_budget"] == CUBE_BUDGET_SECONDS  # another executor: a cluster's
+
+
+def test_on_local_workers_no_cube_is_split_by_default():
+    problem = PlacementProblem(Board.square(8), Piece.QUEEN, Objective.DOMINATION)
+    with local_pool(2) as pool:
+        result = solve(problem, executor=pool, warm_start=0.001)
+    assert result.optimal and result.value == 5 and result.solver.params["cube_budget"] is None
 
 
 def test_the_largest_cubes_come_first():
