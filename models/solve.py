@@ -193,8 +193,7 @@ def _default_budget(executor: Executor) -> float | None:
     """None on local worker processes: the largest cubes go first, so the round ends soon
     after its largest cube, and a split only loses the work the cube had done. Measured,
     i(Q_15) as a default job on 2 cores: 938.7 s splitting every cube at 60 s (its finished
-    cubes used 424 s of the two cores' 1877 s of CPU), 272.4 s splitting none (531 s of
-    CPU)."""
+    cubes used 424 s of the two cores' 1877 s of CPU), 344.1 s splitting none (655 s)."""
     if isinstance(executor, WorkerPool):
         return None
     return CUBE_BUDGET_SECONDS
