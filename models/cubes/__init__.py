@@ -5,8 +5,9 @@ local :class:`~chessdom.processes.WorkerPool`, or a Dask cluster through
 Kullmann, Wieringa & Biere, HVC 2011); a cube that finds a placement answers it at once
 and the cubes still queued are cancelled.
 
-- :mod:`.splitting` — the cubes: region counts, one per symmetry orbit, refined past a budget;
+- :mod:`.splitting` — the cubes: region counts, one per symmetry orbit, largest first, refined past a budget;
 - :mod:`.conquering` — one cube's SAT call, and running them all on an executor;
+- :mod:`.incremental` — one solver per worker for a round's cubes, each asked under assumptions;
 - :mod:`.stop` — telling the cubes still running to stop, on this machine or a cluster;
 - :mod:`.optimise` — a whole optimisation asked as cube queries;
 - :mod:`.enumerating` — the parts of a count of placements, listed in parallel.

@@ -1,14 +1,14 @@
 """One SAT solver per worker for all the cubes of a query it is given: each cube is asked
-under assumptions, so what CaDiCaL learns refuting one cube prunes the next (incremental
-cube-and-conquer: Hyvärinen, Junttila & Niemelä, SAT 2010; Heule, Kullmann, Wieringa &
-Biere, HVC 2011). Measured on one core, every cube one after the other: refuting 6 queens
-on 13×13 in its 104 cubes took 8.9 s with a fresh solver per cube and 4.7 s with one; 7
-queens on 14×14 (63 cubes) 34.0 s and 22.6 s.
+under assumptions, so what CaDiCaL learns refuting one cube prunes the next (cubes as
+assumptions of one incremental solver, as in Heule, Kullmann, Wieringa & Biere's
+cube-and-conquer, HVC 2011). Measured on one core, every cube one after the other:
+refuting 6 queens on 13×13 in its 104 cubes took 8.9 s with a fresh solver per cube and
+4.7 s with one; 7 queens on 14×14 (63 cubes) 34.0 s and 22.6 s.
 
 A cube's region counts are clauses behind a selector literal, added the first time a cube
-asks for that count; its fixed squares are plain assumptions. Every clause the solver
-holds is implied by the query's formula, so a refutation under one cube's assumptions is
-a refutation of that cube alone.
+asks for that count; its fixed squares are plain assumptions. The solver holds the query's
+formula, count clauses that bind nothing until their selector is assumed, and what it
+learned from them, so a refutation under one cube's assumptions refutes that cube alone.
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ overlap. The board's symmetries permute the regions, and a symmetric image of a 
 is a placement, so one cube per orbit of count tuples suffices (on a square board about a
 quarter of them).
 
-A cube that runs past its budget is split again on the free squares that attack most
-(both branches of such a square propagate far), so no cube holds up the rest: measured
+A cube that runs past its budget (on a cluster, or where a caller sets one) is split
+again on the free squares that attack most (both branches of such a square propagate
+far), so no cube holds up the rest: measured
 on γ(Q_13), refuting 6 queens, one count tuple alone takes a third of the time (3.7 s of
 9.6 s), and every static split we tried (first ranks, highest degree) left one cube
 nearly as hard as the whole query.
