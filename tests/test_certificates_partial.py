@@ -19,7 +19,9 @@ def test_a_certificate_cut_short_leaves_nothing_beside_its_directory(tmp_path):
 
 def test_cubes_cut_short_leave_nothing_either(tmp_path):
     with pytest.raises(CertificateUnavailable, match="time limit"):
-        make_certificate(solve_placement("queen", 8), tmp_path / "q8", time_limit=1.0, split="always")
+        # Measured: its 35 cubes take 1.6 s in all, and none is refuted by 0.5 s (1.0 s was
+        # sometimes enough, and the test failed).
+        make_certificate(solve_placement("queen", 8), tmp_path / "q8", time_limit=0.3, split="always")
     assert list(tmp_path.iterdir()) == []
 
 
