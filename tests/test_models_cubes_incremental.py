@@ -8,6 +8,8 @@ from chessdom.models import solve
 from chessdom.models.cubes import refine, split
 from chessdom.models.cubes.incremental import QuerySolver, solver_for
 
+from test_models_cubes import satisfies
+
 CASES = [
     (Board(8, 8), Piece.QUEEN, Objective.DOMINATION, 5),
     (Board(5, 6), Piece.QUEEN, Objective.INDEPENDENT_DOMINATION, 3),
@@ -17,14 +19,6 @@ CASES = [
 SAMPLE = 60
 """Cubes asked per case: the leapers and independence have thousands (many tuples of
 region counts), each of which a fresh solver would encode again."""
-
-
-def satisfies(cube, placement) -> bool:
-    placed = set(placement)
-    return (
-        placed.issuperset(cube.occupied) and not placed.intersection(cube.empty)
-        and all(len(placed.intersection(region)) == count for region, count in cube.counts)
-    )
 
 
 def test_the_cases_values_are_the_optima():

@@ -10,7 +10,6 @@ from chessdom.models.certificates import MAX_PROOF_BYTES
 from chessdom.processes import available_cores
 
 
-
 def _default_slots() -> int:
     """One slot per core for jobs, and slot 0, which jobs never take, for synchronous
     requests: a lone job's cubes then have every core (measured, γ(Q_14) as a default job

@@ -7,10 +7,9 @@ quarter of them).
 
 A cube that runs past its budget (on a cluster, or where a caller sets one) is split
 again on the free squares that attack most (both branches of such a square propagate
-far), so no cube holds up the rest: measured
-on γ(Q_13), refuting 6 queens, one count tuple alone takes a third of the time (3.7 s of
-9.6 s), and every static split we tried (first ranks, highest degree) left one cube
-nearly as hard as the whole query.
+far), so no cube holds up the rest: measured on γ(Q_13), refuting 6 queens, one count
+tuple alone takes a third of the time (3.7 s of 9.6 s), and every static split we tried
+(first ranks, highest degree) left one cube nearly as hard as the whole query.
 """
 
 from __future__ import annotations
