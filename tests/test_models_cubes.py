@@ -1,6 +1,7 @@
 """Cube-and-conquer: the cubes cover the space without overlap, and a split refutation
 agrees with a monolithic one."""
 
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
@@ -95,9 +96,13 @@ def test_cubes_split_past_their_budget_still_refute_the_bound():
 def test_an_optimisation_by_cubes_proves_the_optimum():
     problem = PlacementProblem(Board.square(10), Piece.QUEEN, Objective.DOMINATION)
     with ThreadPoolExecutor(2) as executor:
+        started = time.monotonic()
         result = solve(problem, executor=executor, warm_start=0.001)
+        elapsed = time.monotonic() - started
     assert result.optimal and result.value == 5 and "cubes" in result.proof
     assert result.solver.params["cube_budget"] == CUBE_BUDGET_SECONDS  # another executor: a cluster's
+    # The serial part (the warm start and the first placement) is recorded apart from the cubes'.
+    assert 0 < result.solver.params["effort"]["warm_start_seconds"] <= elapsed
 
 
 def test_on_local_workers_no_cube_is_split_by_default():
