@@ -54,6 +54,7 @@ from ortools.sat.python import cp_model
 from tabulate import tabulate
 from tqdm import tqdm
 
+from chessdom.api.requests import JOB_MAX_TIME_LIMIT
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, attack_table
 from chessdom.models import count_placements, solve
 from chessdom.models.cubes import local_pool
@@ -197,7 +198,10 @@ def job_params(family: str, n: int, cap: float, solver: str) -> dict:
 def run_job(url: str, params: dict) -> dict:
     """Post one job, wait for its end: seconds from the post, and what it answered."""
     started = time.perf_counter()
-    job = requests.post(url + "/jobs", json={"kind": "domination", "params": params}, timeout=30).json()
+    posted = requests.post(url + "/jobs", json={"kind": "domination", "params": params}, timeout=30)
+    if not posted.ok:  # a problem+json answer: say what the service refused, not a KeyError
+        raise SystemExit(f"POST /jobs refused {params}: {posted.json().get('detail', posted.text)}")
+    job = posted.json()
     while True:
         state = requests.get(f"{url}/jobs/{job['id']}", timeout=30).json()
         if state["status"] not in ("queued", "running"):
@@ -369,6 +373,9 @@ def main(argv: list[str] | None = None) -> None:
             parse_rows(spec)
     except (argparse.ArgumentTypeError, ValueError) as error:
         parser.error(f"argument --rows: {error}")
+    if args.rows and not 0 < args.cap <= JOB_MAX_TIME_LIMIT:
+        parser.error(f"argument --cap: --rows runs jobs, whose time limit is above 0 and at most "
+                     f"{JOB_MAX_TIME_LIMIT:g} s")
     print(f"load average at the start: {os.getloadavg()}")
     if args.tiny:
         print(json.dumps(tiny()))
