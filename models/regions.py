@@ -10,8 +10,7 @@ size of its tuple's orbit (:mod:`chessdom.models.counting`).
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 from chessdom.chessboard import Board, Square
 from chessdom.chessboard.symmetry import symmetry_permutations
@@ -51,16 +50,6 @@ class RegionOrbits:
     def is_leader(self, counts: tuple[int, ...]) -> bool:
         """Whether ``counts`` is the greatest tuple of its orbit (the one a cube is made of)."""
         return counts == max(self.orbit(counts))
-
-
-def volume(counts: Iterable[tuple[Region, int]]) -> float:
-    """The log of how many ways ``(region, count)`` pairs leave to place the pieces: the
-    size of the part of the search space they fix. The largest parts are the slowest
-    (measured on 15×15, refuting 8 queens: Spearman 0.92 between this and 98 cubes'
-    seconds; on 13×13, listing the 63 parts of the 7-queen count: 0.75), so cubes and
-    parts are run largest first and the last to finish, which keep the other workers
-    idle, are small ones."""
-    return sum(math.log(math.comb(len(region), count)) for region, count in counts)
 
 
 def counts_within(sizes: tuple[int, ...], budget: int, *, exactly: bool = False) -> Iterator[tuple[int, ...]]:

@@ -12,7 +12,7 @@ from chessdom.models import solve
 from chessdom.models.solve import CUBE_BUDGET_SECONDS
 from chessdom.models.counting import sat_placements
 from chessdom.models.cubes import CubeAnswer, conquer, local_pool, refine, regions, split
-from chessdom.models.regions import volume
+from chessdom.models.cubes.splitting import volume
 
 CASES = [
     (Board(6, 6), Piece.QUEEN, Objective.DOMINATION, 3),
@@ -114,5 +114,5 @@ def test_on_local_workers_no_cube_is_split_by_default():
 
 def test_the_largest_cubes_come_first():
     problem = PlacementProblem(Board(9, 9), Piece.QUEEN, Objective.DOMINATION)
-    volumes = [volume(cube.counts) for cube in split(problem, 4)]
+    volumes = [volume(cube) for cube in split(problem, 4)]
     assert volumes == sorted(volumes, reverse=True) and volumes[0] > volumes[-1]

@@ -12,7 +12,7 @@ from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, canon
 from chessdom.models import count_placements, counting, solve
 from chessdom.models.counting import enumeration_parts, sat_placements
 from chessdom.models.cubes import count_by_cubes, enumerate_by_cubes, local_pool
-from chessdom.models.regions import RegionOrbits, volume
+from chessdom.models.regions import RegionOrbits
 from chessdom.models.symmetry_breaking import orbit_size
 
 SMALL = [
@@ -50,22 +50,6 @@ def test_the_parts_listed_by_cubes_add_up_to_the_plain_enumeration(board, piece,
     assert sorted(tally.classes) == sorted(sat_placements(problem, value, symmetry_breaking=True))
     assert {canonical_form(board, p) for p in every} == tally.classes
     assert sum(orbit_size(board, leader) for leader in tally.classes) == len(every)
-
-
-def test_the_largest_parts_are_listed_first():
-    problem = PlacementProblem(Board.square(7), Piece.QUEEN, Objective.DOMINATION)
-    submitted = []
-
-    class Recording(ThreadPoolExecutor):
-        def submit(self, fn, *args, **kwargs):
-            submitted.append(args[2])  # enumerate_part(problem, value, part)
-            return super().submit(fn, *args, **kwargs)
-
-    with Recording(1) as threads:
-        enumerate_by_cubes(problem, 4, threads)
-    volumes = [volume(part.counts) for part in submitted]
-    assert len(submitted) == len(enumeration_parts(problem, 4))
-    assert volumes == sorted(volumes, reverse=True) and volumes[0] > volumes[-1]
 
 
 def test_a_board_with_too_many_tuples_is_counted_as_one_part_of_lex_leaders(monkeypatch):

@@ -12,7 +12,6 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 
 from chessdom.chessboard import PlacementProblem, SolutionCount, Square
 from chessdom.models.counting import Part, Tally, enumeration_parts, part_events, part_placements
-from chessdom.models.regions import volume
 from chessdom.processes import WorkerPool
 from chessdom.processes.killable import run_killable
 
@@ -49,7 +48,7 @@ def enumerate_by_cubes(
             return executor.submit(enumerate_part, problem, value, part)
         return executor.submit(enumerate_part, problem, value, part, max(deadline - time.monotonic(), 0.01))
 
-    parts = sorted(enumeration_parts(problem, value), key=lambda part: volume(part.counts), reverse=True)
+    parts = enumeration_parts(problem, value)
     pending = {submit(part): part for part in parts}
     tally, exact, done = Tally(problem), True, 0
     try:

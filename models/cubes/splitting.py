@@ -15,10 +15,11 @@ tuple alone takes a third of the time (3.7 s of 9.6 s), and every static split w
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 
 from chessdom.chessboard import PlacementProblem, Square, attack_table
-from chessdom.models.regions import Region, RegionOrbits, counts_within, volume
+from chessdom.models.regions import Region, RegionOrbits, counts_within
 from chessdom.models.sat import SatParams
 
 MAX_COUNT_TUPLES = 20_000
@@ -62,7 +63,16 @@ def split(
         # A region's cost is its pieces, or for independence its empty squares.
         counts = tuple(len(part) - cost if maximize else cost for part, cost in zip(parts, costs))
         chosen.append(Cube(problem, pieces, tuple(zip(parts, counts)), symmetry_breaking=symmetry_breaking))
-    return sorted(chosen, key=lambda cube: volume(cube.counts), reverse=True)  # the largest first
+    return sorted(chosen, key=volume, reverse=True)
+
+
+def volume(cube: Cube) -> float:
+    """The log of how many ways the cube's region counts leave to place its pieces. The
+    largest cubes are the hardest (measured on 15×15, refuting 8 queens: Spearman 0.92
+    between this and 98 cubes' seconds; the largest took 890 s where most took under
+    one), so they go first, and the last cubes to finish, which keep the other workers
+    idle, are small ones."""
+    return sum(math.log(math.comb(len(region), count)) for region, count in cube.counts)
 
 
 def refine(cube: Cube, depth: int = SPLIT_DEPTH) -> list[Cube]:
