@@ -11,7 +11,9 @@ from chessdom.chessboard import PlacementProblem, check_placement, square_names
 class LiveBounds:
     """Turns a backend's events into snapshots for ``report``: ``value`` and ``placement``
     (checked by the independent checker first), ``lower_bound`` and ``upper_bound`` with
-    the ``proof`` of the proven one, and ``cubes_done``/``cubes_total`` when split."""
+    the ``proof`` of the proven one, ``cubes_done``/``cubes_total`` when split, and
+    ``count_parts_done``/``count_parts_total`` while a count lists its parts on workers
+    (which can take far longer than the solve: more than 20 minutes for γ(Q_14))."""
 
     def __init__(self, problem: PlacementProblem, report: Callable[[dict], None]):
         self.problem = problem
@@ -36,6 +38,9 @@ class LiveBounds:
                 changed = True
         elif event[0] == "cubes":
             self.snapshot.update(cubes_done=event[1], cubes_total=event[2])
+            changed = True
+        elif event[0] == "count parts":
+            self.snapshot.update(count_parts_done=event[1], count_parts_total=event[2])
             changed = True
         if changed:
             self.report(self.view())

@@ -169,8 +169,10 @@ def solve(
             if backend == "cubes" or problem.board.num_squares >= COUNT_ON_WORKERS_FROM:
                 if executor is None:
                     executor = stack.enter_context((cube_workers or local_pool)())
+                parts_listed = None if on_event is None else (
+                    lambda done, total: on_event(("count parts", done, total)))
                 counted = count_by_cubes(problem, result.value, executor, time_limit=remaining,
-                                         representatives=representatives)
+                                         representatives=representatives, on_progress=parts_listed)
             else:
                 counted = count_placements(problem, result.value, time_limit=remaining, representatives=representatives)
             result = replace(result, count=counted)

@@ -1,10 +1,13 @@
 """A running solve reports its best verified placement and best proven bound as they
 improve, and they only ever tighten."""
 
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, check_placement, parse_squares
 from chessdom.models import solve
+from chessdom.models.counting import enumeration_parts
 
 
 def tightening(snapshots, maximize):
@@ -41,3 +44,14 @@ def test_a_time_stopped_sat_solve_of_fifteen_queens_keeps_the_bound_it_proved():
     result = solve(PlacementProblem(Board.square(15), Piece.QUEEN, Objective.DOMINATION), solver="sat", time_limit=2)
     assert not result.optimal and result.lower_bound is not None and 1 < result.lower_bound < result.value
     assert result.proof.startswith(f"sat: no placement of {result.lower_bound - 1} exists")
+
+
+def test_a_count_on_workers_reports_its_parts_as_they_are_listed():
+    problem = PlacementProblem(Board.square(8), Piece.QUEEN, Objective.DOMINATION)
+    snapshots = []
+    with ThreadPoolExecutor(2) as executor:
+        result = solve(problem, executor=executor, count=True, warm_start=0.001, on_progress=snapshots.append)
+    parts = [(s["count_parts_done"], s["count_parts_total"]) for s in snapshots if "count_parts_total" in s]
+    total = len(enumeration_parts(problem, 5))
+    assert result.count.solutions == 4860 and parts[-1] == (total, total)
+    assert [done for done, _ in parts] == sorted(done for done, _ in parts), "the count only goes up"
