@@ -280,8 +280,9 @@ def _print_rows(table: list[dict], cap: float) -> None:
     headers = ["row", "value", "default s", "backend", "cube CPU s", "abandoned s", "previous s", "count", "classes",
                "OEIS A002564", "load"]
     body = [[line["row"], line["value"], seconds(line["seconds"]), line["backend"], line["cube_cpu_seconds"],
-             line["cube_abandoned_seconds"], seconds(line["previous"]) if "previous" in line else "", line["solutions"] or "", line["classes"] or "",
-             line.get("literature") or "", f"{line['load']}–{line['load after']}"] for line in table]
+             line["cube_abandoned_seconds"], seconds(line["previous"]) if "previous" in line else "",
+             line["solutions"] or "", line["classes"] or "", line.get("literature") or "",
+             f"{line['load']}–{line['load after']}"] for line in table]
     print(f"through POST /jobs on a default server, cap {cap:g} s per job")
     print(tabulate(body, headers=headers, tablefmt="github"))
 
@@ -384,8 +385,8 @@ def main(argv: list[str] | None = None) -> None:
     elif args.scaling is not None:
         timings = scaling(args.scaling, args.cap)
         print(f"γ(Q_{args.scaling}) by cubes on a loopback Dask cluster, cap {args.cap:g} s")
-        print(tabulate([[w, f"{s:.1f}" if s is not None else f">{args.cap:g}", warm, cpu] for w, s, warm, cpu in timings],
-                       headers=["workers", "seconds", "warm start s", "cube CPU s"], tablefmt="github"))
+        body = [[w, f"{s:.1f}" if s is not None else f">{args.cap:g}", warm, cpu] for w, s, warm, cpu in timings]
+        print(tabulate(body, headers=["workers", "seconds", "warm start s", "cube CPU s"], tablefmt="github"))
         one, two = timings[0][1], timings[1][1]
         if one and two:
             print(f"speed-up with 2 workers: {one / two:.2f}×")
