@@ -31,7 +31,7 @@ from pysat.solvers import Solver
 
 from chessdom.chessboard import PlacementProblem, SolutionCount, Square, canonical_form, check_placement, square_names
 from chessdom.models.cpsat import build_model
-from chessdom.models.regions import Region, RegionOrbits, counts_within
+from chessdom.models.regions import Counts, RegionOrbits, counts_within, split_counts
 from chessdom.models.sat import SatParams, bounded_groups, build_cnf
 from chessdom.models.symmetry_breaking import orbit_size
 from chessdom.processes.killable import run_killable
@@ -47,21 +47,46 @@ MAX_PARTS = 5_000
 """Beyond this many tuples of region counts (many pieces: knights) the enumeration is one
 part, under lex-leader symmetry breaking."""
 
-Counts = tuple[tuple[Region, int], ...]
-
-
 @dataclass(frozen=True)
 class Part:
     """The placements with exactly ``count`` pieces in each ``(region, count)`` of
     ``counts``. Each one listed stands for ``weight`` placements (its tuple's orbit); a
-    ``weight`` of None lists lex-leaders only, each standing for its own orbit."""
+    ``weight`` of None lists lex-leaders only, each standing for its own orbit. The regions
+    are the board's quadrants (and middle lines) cut into ``rings`` bands around the
+    centre."""
 
     counts: Counts
     weight: int | None
+    rings: int = 1
 
     @property
     def symmetry_breaking(self) -> bool:
         return self.weight is None
+
+    @property
+    def splittable(self) -> bool:
+        """Whether :func:`split_part` cuts it (lex-leaders and the finest parts it does not)."""
+        return not self.symmetry_breaking and self.rings < MAX_RINGS
+
+
+MAX_RINGS = 4
+"""How finely :func:`split_part` cuts the regions: two halvings. A band is then an
+eighth of the board's half-side at most (two ranks on 16×16)."""
+
+
+def split_part(problem: PlacementProblem, part: Part) -> list[Part]:
+    """``part`` as smaller parts, each region cut in two by a band around the centre
+    (:func:`chessdom.models.regions.split_counts`): one per orbit under the symmetries
+    that keep the part's counts, each listed placement standing for ``weight`` times that
+    orbit's size. Empty when the part cannot be split (lex-leaders, or cut to
+    :data:`MAX_RINGS`). Measured on γ(Q_14), 8 queens, one core: the part (3, 2, 1, 2)
+    lists its 191 placements in more than 90 s whole, in 215 s as 72 parts of at most
+    45 s each (split on the four busiest squares instead, 16 parts: 257 s, one of 180 s)."""
+    if not part.splittable:
+        return []
+    rings = 2 * part.rings
+    return [Part(counts, part.weight * orbit, rings)
+            for counts, orbit in split_counts(problem.board, part.counts, rings)]
 
 
 def enumeration_parts(problem: PlacementProblem, value: int) -> list[Part]:

@@ -10,6 +10,7 @@ size of its tuple's orbit (:mod:`chessdom.models.counting`).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 from chessdom.chessboard import Board, Square
@@ -73,3 +74,43 @@ def _permuted(counts: tuple[int, ...], mapping: list[int]) -> tuple[int, ...]:
     for region, count in enumerate(counts):
         image[mapping[region]] = count
     return tuple(image)
+
+
+def ring(board: Board, square: Square, rings: int) -> int:
+    """Which of ``rings`` nested bands around the centre holds ``square`` (0 innermost),
+    by its distance from the centre along the board's longer relative axis. Every symmetry
+    keeps it, and the bands of ``2 * rings`` split those of ``rings`` in two."""
+    rank, file = board.coordinates(square)
+    distance = max(abs(rank - (board.rows - 1) / 2) / board.rows, abs(file - (board.cols - 1) / 2) / board.cols)
+    return int(distance * 2 * rings)  # distance < 1/2
+
+
+Counts = tuple[tuple[Region, int], ...]
+
+
+def split_counts(board: Board, counts: Counts, rings: int) -> list[tuple[Counts, int]]:
+    """Every way to share each region's count among its parts in ``rings`` bands
+    (:func:`ring`), one per orbit under the symmetries that keep ``counts``, with the
+    orbit's size. The placements of ``counts`` are those of these tuples and their images
+    under those symmetries, so each placement a tuple has stands for its orbit's size."""
+    fine: list[Region] = []
+    choices = []
+    for region, count in counts:
+        bands = [tuple(s for s in region if ring(board, s, rings) == band)
+                 for band in sorted({ring(board, s, rings) for s in region})]
+        fine.extend(bands)
+        choices.append([shares for shares in itertools.product(*(range(min(count, len(b)) + 1) for b in bands))
+                        if sum(shares) == count])
+    keeping = [p for p in symmetry_permutations(board) if _moved(counts, p) == dict(counts)]
+    split = []
+    for shares in itertools.product(*choices):
+        tuple_ = tuple(zip(fine, itertools.chain.from_iterable(shares)))
+        orbit = {tuple(image[region] for region in fine)
+                 for image in (_moved(tuple_, p) for p in keeping)}
+        if tuple(count for _, count in tuple_) == max(orbit):
+            split.append((tuple_, len(orbit)))
+    return split
+
+
+def _moved(counts: Counts, permutation: tuple[Square, ...]) -> dict[Region, int]:
+    return {tuple(sorted(permutation[s] for s in region)): count for region, count in counts}

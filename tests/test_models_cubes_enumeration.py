@@ -110,3 +110,47 @@ def test_a_large_count_lists_its_parts_on_the_cube_workers_whatever_backend_solv
     result = solve(problem, count=True, cube_workers=workers)
     assert result.solver.params["backend"] == "sat" and used == [pool]
     assert (result.count.solutions, result.count.up_to_symmetry) == (4860, 638)
+
+
+@pytest.mark.parametrize("board, piece, objective, value, splits", [
+    (*SMALL[0], 2), (*SMALL[2], 2), (*SMALL[3], 1), (*SMALL[4], 1)], ids=str)
+def test_parts_split_into_bands_still_stand_for_every_placement_once(board, piece, objective, value, splits):
+    problem = PlacementProblem(board, piece, objective)
+    every = list(sat_placements(problem, value))
+    parts = enumeration_parts(problem, value)
+    for _ in range(splits):
+        parts = [piece for part in parts for piece in (counting.split_part(problem, part) or [part])]
+        tally = counting.Tally(problem)
+        for part in parts:
+            tally.add(part, list(counting.part_placements(problem, value, part)))
+        assert tally.solutions == len(every)
+        assert tally.classes == {canonical_form(board, p) for p in every}
+
+
+def test_a_split_keeps_only_one_piece_per_orbit_under_the_symmetries_that_keep_the_part():
+    problem = PlacementProblem(Board.square(8), Piece.QUEEN, Objective.DOMINATION)
+    balanced = next(part for part in enumeration_parts(problem, 4) if [c for _, c in part.counts] == [1, 1, 1, 1])
+    pieces = counting.split_part(problem, balanced)
+    # Each quadrant's queen is inside or outside the central 4×4: 16 ways, 6 up to the
+    # square's 8 symmetries (0 to 4 inside, and 2 inside on a side or on a diagonal).
+    assert (balanced.weight, len(pieces), sum(piece.weight for piece in pieces)) == (1, 6, 16)
+    assert all(piece.rings == 2 for piece in pieces)
+    assert counting.split_part(problem, counting.Part(pieces[0].counts, 1, counting.MAX_RINGS)) == []
+
+
+def test_parts_past_their_budget_are_split_and_still_add_up(pool):
+    problem = PlacementProblem(Board.square(6), Piece.QUEEN, Objective.DOMINATION)
+    every = list(sat_placements(problem, 3))
+    seen = []
+    tally, exact = enumerate_by_cubes(problem, 3, pool, budget=1e-9, on_progress=lambda *p: seen.append(p))
+    assert exact and tally.solutions == len(every)
+    assert tally.classes == {canonical_form(problem.board, p) for p in every}
+    assert seen[-1][1] > len(enumeration_parts(problem, 3)) and seen[-1][0] == seen[-1][1]
+    assert seen == sorted(seen)
+
+
+def test_a_lex_leader_part_is_never_cut_by_the_budget(monkeypatch, pool):
+    problem = PlacementProblem(Board(7, 7), Piece.KNIGHT, Objective.DOMINATION)
+    monkeypatch.setattr(counting, "MAX_PARTS", 1)
+    tally, exact = enumerate_by_cubes(problem, 10, pool, budget=1e-9)
+    assert exact and tally.solutions == len(list(sat_placements(problem, 10)))

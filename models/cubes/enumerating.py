@@ -11,7 +11,9 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 
 from chessdom.chessboard import PlacementProblem, SolutionCount, Square
-from chessdom.models.counting import Part, Tally, enumeration_parts, part_events, part_placements
+from chessdom.models.counting import (
+    Part, Tally, enumeration_parts, part_events, part_placements, split_part,
+)
 from chessdom.processes import WorkerPool
 from chessdom.processes.killable import run_killable
 
@@ -28,6 +30,14 @@ def enumerate_part(
     return [event[2] for event in events], finished
 
 
+PART_BUDGET_SECONDS = 60.0
+"""A part still listing after this many seconds is stopped and split
+(:func:`chessdom.models.counting.split_part`), its list so far dropped: one part must not
+keep the other workers idle to the end. Measured on γ(Q_14), 8 queens, one core: most
+parts take under 12 s, and four take 40 s to more than 15 minutes whole; split, the
+largest piece of (3, 2, 1, 2) takes 45 s. Parts cut as finely as they go run unbudgeted."""
+
+
 def enumerate_by_cubes(
     problem: PlacementProblem,
     value: int,
@@ -35,40 +45,69 @@ def enumerate_by_cubes(
     *,
     time_limit: float | None = None,
     on_progress: Callable[[int, int], None] | None = None,
+    budget: float | None = PART_BUDGET_SECONDS,
 ) -> tuple[Tally, bool]:
     """Every part of the count of placements of ``value`` pieces, listed on ``executor``
     into a :class:`~chessdom.models.counting.Tally`, and whether the tally is complete
-    (false when ``time_limit`` cut it short). ``on_progress(done, total)`` is called as
-    parts finish."""
+    (false when ``time_limit`` cut it short). A part still running after ``budget``
+    seconds is split and its pieces listed instead. ``on_progress(done, total)`` is called
+    as parts finish (``total`` grows as parts are split)."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    in_pool = isinstance(executor, WorkerPool)  # canceling kills the worker: no child per cube
-
-    def submit(part: Part) -> Future:
-        if in_pool or deadline is None:
-            return executor.submit(enumerate_part, problem, value, part)
-        return executor.submit(enumerate_part, problem, value, part, max(deadline - time.monotonic(), 0.01))
-
-    parts = enumeration_parts(problem, value)
-    pending = {submit(part): part for part in parts}
+    listing = _Listing(problem, value, executor, deadline, budget)
+    for part in enumeration_parts(problem, value):
+        listing.submit(part)
     tally, exact, done = Tally(problem), True, 0
     try:
-        while pending:
+        while listing.pending:
             remaining = None if deadline is None else deadline - time.monotonic()
             if remaining is not None and remaining <= 0:
                 exact = False
                 break
-            finished, _ = wait(pending, timeout=remaining, return_when=FIRST_COMPLETED)
+            finished, _ = wait(listing.pending, timeout=remaining, return_when=FIRST_COMPLETED)
             for future in finished:
+                part, limited = listing.pending.pop(future)
                 listed, complete = future.result()
-                tally.add(pending.pop(future), listed)
-                exact = exact and complete
-                done += 1
+                if complete:
+                    tally.add(part, listed)
+                    done += 1
+                elif limited and listing.split(part):
+                    listing.total -= 1
+                else:
+                    tally.add(part, listed)
+                    exact = False
             if on_progress is not None:
-                on_progress(done, len(parts))
+                on_progress(done, listing.total)
     finally:
-        for future in pending:
+        for future in listing.pending:
             future.cancel()
     return tally, exact
+
+
+class _Listing:
+    """The parts on the executor: each with whether its budget, not the deadline, limits it."""
+
+    def __init__(self, problem, value, executor, deadline, budget):
+        self.problem, self.value, self.executor = problem, value, executor
+        self.deadline, self.budget = deadline, budget
+        self.pending: dict[Future, tuple[Part, bool]] = {}
+        self.total = 0
+
+    def submit(self, part: Part) -> None:
+        remaining = None if self.deadline is None else max(self.deadline - time.monotonic(), 0.01)
+        budget = self.budget if part.splittable else None
+        limit = min((t for t in (remaining, budget) if t is not None), default=None)
+        if isinstance(self.executor, WorkerPool) and budget is None:
+            limit = None  # canceling kills the worker: no child per part
+        future = self.executor.submit(enumerate_part, self.problem, self.value, part, limit)
+        self.pending[future] = (part, budget is not None and limit == budget)
+        self.total += 1
+
+    def split(self, part: Part) -> bool:
+        """Submit ``part``'s pieces in its place; false if it cannot be split."""
+        pieces = split_part(self.problem, part)
+        for piece in pieces:
+            self.submit(piece)
+        return bool(pieces)
 
 
 def count_by_cubes(
