@@ -31,7 +31,7 @@ from pysat.solvers import Solver
 
 from chessdom.chessboard import PlacementProblem, SolutionCount, Square, canonical_form, check_placement, square_names
 from chessdom.models.cpsat import build_model
-from chessdom.models.regions import Counts, RegionOrbits, counts_within, split_counts
+from chessdom.models.regions import Counts, RegionOrbits, counts_within, sort_into, split_counts
 from chessdom.models.sat import SatParams, bounded_groups, build_cnf
 from chessdom.models.symmetry_breaking import orbit_size
 from chessdom.processes.killable import run_killable
@@ -53,11 +53,13 @@ class Part:
     ``counts``. Each one listed stands for ``weight`` placements (its tuple's orbit); a
     ``weight`` of None lists lex-leaders only, each standing for its own orbit. The regions
     are the board's quadrants (and middle lines) cut into ``rings`` bands around the
-    centre."""
+    centre. ``known`` are placements of the part already listed (by the part it was split
+    from): it lists them and, by SAT, the others."""
 
     counts: Counts
     weight: int | None
     rings: int = 1
+    known: tuple[tuple[Square, ...], ...] = ()
 
     @property
     def symmetry_breaking(self) -> bool:
@@ -74,19 +76,23 @@ MAX_RINGS = 4
 eighth of the board's half-side at most (two ranks on 16×16)."""
 
 
-def split_part(problem: PlacementProblem, part: Part) -> list[Part]:
+def split_part(problem: PlacementProblem, part: Part, listed: list[tuple[Square, ...]] = ()) -> list[Part]:
     """``part`` as smaller parts, each region cut in two by a band around the centre
     (:func:`chessdom.models.regions.split_counts`): one per orbit under the symmetries
     that keep the part's counts, each listed placement standing for ``weight`` times that
-    orbit's size. Empty when the part cannot be split (lex-leaders, or cut to
-    :data:`MAX_RINGS`). Measured on γ(Q_14), 8 queens, one core: the part (3, 2, 1, 2)
-    lists its 191 placements in more than 90 s whole, in 215 s as 72 parts of at most
-    45 s each (split on the four busiest squares instead, 16 parts: 257 s, one of 180 s)."""
+    orbit's size; what ``part`` had ``listed`` goes to the pieces it falls in (moved by
+    those symmetries), so none of it is listed twice or lost. Empty when the part cannot be
+    split (lex-leaders, or cut to :data:`MAX_RINGS`). Measured on γ(Q_14), 8 queens, one
+    core: the part (3, 2, 1, 2) lists its 191 placements in more than 90 s whole, in 215 s
+    as 72 parts of at most 45 s each (split on the four busiest squares instead, 16 parts:
+    257 s, one of 180 s)."""
     if not part.splittable:
         return []
     rings = 2 * part.rings
-    return [Part(counts, part.weight * orbit, rings)
-            for counts, orbit in split_counts(problem.board, part.counts, rings)]
+    split = split_counts(problem.board, part.counts, rings)
+    held = sort_into(problem.board, part.counts, [counts for counts, _ in split], [*part.known, *listed])
+    return [Part(counts, part.weight * orbit, rings, tuple(known))
+            for (counts, orbit), known in zip(split, held)]
 
 
 def enumeration_parts(problem: PlacementProblem, value: int) -> list[Part]:
@@ -228,18 +234,20 @@ def part_events(problem: PlacementProblem, value: int, parts: list[Part]) -> Ite
 def part_placements(
     problem: PlacementProblem, value: int, part: Part, solver_name: str = SatParams.sat_solver
 ) -> Iterator[tuple[Square, ...]]:
-    """The placements of ``value`` pieces one part lists."""
-    return sat_placements(problem, value, solver_name, part.symmetry_breaking, part.counts)
+    """The placements of ``value`` pieces one part lists: those it knows, then the rest."""
+    yield from part.known
+    yield from sat_placements(problem, value, solver_name, part.symmetry_breaking, part.counts, part.known)
 
 
 def sat_placements(
     problem: PlacementProblem, value: int, solver_name: str = SatParams.sat_solver, symmetry_breaking: bool = False,
     counts: tuple[tuple[tuple[Square, ...], int], ...] = (),
+    known: tuple[tuple[Square, ...], ...] = (),
 ) -> Iterator[tuple[Square, ...]]:
     """Each placement once (each symmetry class once, by its lex-leader, with
     ``symmetry_breaking``): after each one, a clause forbids placing all of its pieces again.
     ``counts``, pairs of a region and how many pieces stand in it, narrow the enumeration
-    to a part of the space (a cube's)."""
+    to a part of the space (a cube's); ``known`` placements are blocked from the start."""
     pool = IDPool()
     cnf = build_cnf(problem, pool, symmetry_breaking=symmetry_breaking)
     occupied = [pool.id(s) for s in problem.board.squares()]
@@ -251,12 +259,13 @@ def sat_placements(
             cnf.extend(CardEnc.atmost(group, value, vpool=pool, encoding=EncType.totalizer).clauses)
     for region, count in counts:
         cnf.extend(CardEnc.equals([occupied[s] for s in region], count, vpool=pool, encoding=EncType.totalizer).clauses)
+    # Every placement has exactly `value` pieces, so no other contains a blocked one.
+    cnf.extend([-occupied[s] for s in placement] for placement in known)
     with Solver(name=solver_name, bootstrap_with=cnf.clauses) as solver:
         while solver.solve():
             model = solver.get_model()
             placement = tuple(s for s in problem.board.squares() if model[occupied[s] - 1] > 0)
             yield placement
-            # Every placement has exactly `value` pieces, so no other contains this one.
             solver.add_clause([-occupied[s] for s in placement])
 
 

@@ -101,7 +101,7 @@ def split_counts(board: Board, counts: Counts, rings: int) -> list[tuple[Counts,
         fine.extend(bands)
         choices.append([shares for shares in itertools.product(*(range(min(count, len(b)) + 1) for b in bands))
                         if sum(shares) == count])
-    keeping = [p for p in symmetry_permutations(board) if _moved(counts, p) == dict(counts)]
+    keeping = _keeping(board, counts)
     split = []
     for shares in itertools.product(*choices):
         tuple_ = tuple(zip(fine, itertools.chain.from_iterable(shares)))
@@ -110,6 +110,37 @@ def split_counts(board: Board, counts: Counts, rings: int) -> list[tuple[Counts,
         if tuple(count for _, count in tuple_) == max(orbit):
             split.append((tuple_, len(orbit)))
     return split
+
+
+def sort_into(
+    board: Board, counts: Counts, pieces: list[Counts], placements: list[tuple[Square, ...]]
+) -> list[list[tuple[Square, ...]]]:
+    """What each of ``pieces`` (:func:`split_counts` of ``counts``) already holds of
+    ``placements`` (placements with ``counts``): each moved, by a symmetry that keeps
+    ``counts``, onto the piece whose tuple it then has. Two that one symmetry maps onto the
+    other land on one placement, held once."""
+    fine = [region for region, _ in pieces[0]]
+    where = {square: i for i, region in enumerate(fine) for square in region}
+    index = {tuple(count for _, count in piece): i for i, piece in enumerate(pieces)}
+    held: list[set[tuple[Square, ...]]] = [set() for _ in pieces]
+    keeping = _keeping(board, counts)
+    for placement in placements:
+        for permutation in keeping:
+            image = tuple(sorted(permutation[s] for s in placement))
+            shares = [0] * len(fine)
+            for square in image:
+                shares[where[square]] += 1
+            if tuple(shares) in index:
+                held[index[tuple(shares)]].add(image)
+                break
+        else:
+            raise ValueError(f"{placement} does not have the counts it was split from")
+    return [sorted(placements) for placements in held]
+
+
+def _keeping(board: Board, counts: Counts) -> list[tuple[Square, ...]]:
+    """The symmetries that keep each region's count."""
+    return [p for p in symmetry_permutations(board) if _moved(counts, p) == dict(counts)]
 
 
 def _moved(counts: Counts, permutation: tuple[Square, ...]) -> dict[Region, int]:

@@ -154,3 +154,20 @@ def test_a_lex_leader_part_is_never_cut_by_the_budget(monkeypatch, pool):
     monkeypatch.setattr(counting, "MAX_PARTS", 1)
     tally, exact = enumerate_by_cubes(problem, 10, pool, budget=1e-9)
     assert exact and tally.solutions == len(list(sat_placements(problem, 10)))
+
+
+def test_what_a_part_listed_before_its_split_goes_to_its_pieces_once():
+    problem = PlacementProblem(Board.square(7), Piece.QUEEN, Objective.DOMINATION)
+    every = list(sat_placements(problem, 4))
+    tally, handed = counting.Tally(problem), 0
+    for part in enumeration_parts(problem, 4):
+        listed = list(counting.part_placements(problem, 4, part))
+        pieces = counting.split_part(problem, part, listed[: len(listed) // 2])
+        assert sum(len(piece.known) for piece in pieces) <= len(listed) // 2
+        handed += sum(len(piece.known) for piece in pieces)
+        for piece in pieces:
+            placements = list(counting.part_placements(problem, 4, piece))
+            assert len(set(placements)) == len(placements) and set(piece.known) <= set(placements)
+            tally.add(piece, placements)
+    assert handed > 0 and tally.solutions == len(every) == 86  # OEIS A002564
+    assert tally.classes == {canonical_form(problem.board, p) for p in every}
