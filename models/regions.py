@@ -6,6 +6,10 @@ one tuple one-to-one onto the placements with its image. So the placements of on
 per orbit stand for all of them: cube-and-conquer refutes one cube per orbit
 (:mod:`chessdom.models.cubes.splitting`), and counting weighs what one cube lists by the
 size of its tuple's orbit (:mod:`chessdom.models.counting`).
+
+The same holds for finer regions that every symmetry maps onto one another: the regions
+cut by bands around the centre (:func:`ring`), into which a count splits a slow part
+(:func:`split_counts`), one tuple per orbit under the symmetries that keep the part's.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ each against the previous default in the same run.
                                    [--families queen-domination,...] [--min-size 12] [--max-size 14] [--workers 2]
     python -m chessdom.scripts.bench_models --rows queen-domination:15 [--rows queen-count:8-14 ...]
                                    [--cap 600] [--against previous|none] [--repeats 1]
-    python -m chessdom.scripts.bench_models --scaling 14 [--cap 600]
+    python -m chessdom.scripts.bench_models --scaling [FAMILY:]14 [--cap 600]
     python -m chessdom.scripts.bench_models --tiny
 
 **Backends** (the default mode): each engine in this process; ``cubes`` runs cube-and-conquer
@@ -24,8 +24,8 @@ explicit solver ``auto`` chose before it chose by size (SAT for queens, CP-SAT f
 through the same job, and for ``queen-count`` the enumeration checked by plain
 re-enumeration (in this process). The load average is printed beside each row.
 
-**Scaling** (``--scaling N``): γ(Q_N) by cubes on a loopback Dask cluster of one worker,
-then of two: seconds, the warm start's seconds (plain SAT in the client before any cube:
+**Scaling** (``--scaling N`` or ``FAMILY:N``): γ(Q_N), or the family's problem on N×N, by
+cubes on a loopback Dask cluster of one worker, then of two: seconds, the warm start's seconds (plain SAT in the client before any cube:
 the serial part, which more workers do not shorten), and the cubes' CPU seconds (no
 redundant work: the two should match).
 
@@ -299,12 +299,14 @@ def parse_rows(spec: str) -> list[tuple[str, int]]:
 # ---- scaling on Dask, and the tiny solve -------------------------------------------------
 
 
-def scaling(size: int, cap: float) -> list[tuple[int, float | None, float | None, float | None]]:
-    """γ(Q_size) by cubes on a loopback Dask cluster of 1, then 2 workers: seconds (None
-    past the cap), the warm start's seconds and the cubes' CPU seconds."""
+def scaling(family: str, size: int, cap: float) -> list[tuple[int, float | None, float | None, float | None]]:
+    """The family's problem on size×size by cubes on a loopback Dask cluster of 1, then 2
+    workers: seconds (None past the cap), the warm start's seconds and the cubes' CPU
+    seconds."""
     from distributed import Client, LocalCluster
 
-    problem = PlacementProblem(Board.square(size), Piece.QUEEN, Objective.DOMINATION)
+    piece, objective, _ = FAMILIES[family]
+    problem = PlacementProblem(Board.square(size), piece, objective)
     rows = []
     for workers in (1, 2):
         with LocalCluster(n_workers=workers, threads_per_worker=1, host="127.0.0.1", dashboard_address=None) as cluster, \
@@ -359,8 +361,9 @@ def main(argv: list[str] | None = None) -> None:
                              f"{', '.join(ROW_FAMILIES)}")
     parser.add_argument("--against", choices=("previous", "none"), default="previous",
                         help="with --rows: also run the previous default in the same run (default)")
-    parser.add_argument("--scaling", type=int, default=None, metavar="N",
-                        help="γ(Q_N) by cubes on 1 vs 2 loopback Dask workers")
+    parser.add_argument("--scaling", default=None, metavar="[FAMILY:]N",
+                        help=f"by cubes on 1 vs 2 loopback Dask workers: γ(Q_N), or FAMILY one of "
+                             f"{', '.join(FAMILIES)}")
     parser.add_argument("--tiny", action="store_true", help="γ(Q_4) by SAT with a time limit, warm")
     args = parser.parse_args(argv)
     for name in args.engines.split(","):
@@ -374,6 +377,12 @@ def main(argv: list[str] | None = None) -> None:
             parse_rows(spec)
     except (argparse.ArgumentTypeError, ValueError) as error:
         parser.error(f"argument --rows: {error}")
+    if args.scaling is not None:
+        family, _, size = args.scaling.rpartition(":")
+        if (family or "queen-domination") not in FAMILIES or not size.isdigit() or int(size) < 1:
+            parser.error(f"argument --scaling: expected N or FAMILY:N with FAMILY one of {', '.join(FAMILIES)}, "
+                         f"got {args.scaling!r}")
+        args.scaling = (family or "queen-domination", int(size))
     if args.rows and not 0 < args.cap <= JOB_MAX_TIME_LIMIT:
         parser.error(f"argument --cap: --rows runs jobs, whose time limit is above 0 and at most "
                      f"{JOB_MAX_TIME_LIMIT:g} s")
@@ -383,8 +392,9 @@ def main(argv: list[str] | None = None) -> None:
     elif args.rows:
         frontier(args)
     elif args.scaling is not None:
-        timings = scaling(args.scaling, args.cap)
-        print(f"γ(Q_{args.scaling}) by cubes on a loopback Dask cluster, cap {args.cap:g} s")
+        family, size = args.scaling
+        timings = scaling(family, size, args.cap)
+        print(f"{family} on {size}×{size} by cubes on a loopback Dask cluster, cap {args.cap:g} s")
         body = [[w, f"{s:.1f}" if s is not None else f">{args.cap:g}", warm, cpu] for w, s, warm, cpu in timings]
         print(tabulate(body, headers=["workers", "seconds", "warm start s", "cube CPU s"], tablefmt="github"))
         one, two = timings[0][1], timings[1][1]

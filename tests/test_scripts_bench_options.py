@@ -11,6 +11,9 @@ BAD = [
     (["--rows", "queen-domination:15", "--cap", "0"], "--cap", "above 0"),
     (["--rows", "rook-domination:8"], "--rows", "expected FAMILY:N"),
     (["--engines", "fast"], None, "unknown engine 'fast'"),
+    (["--scaling", "rook-domination:8"], "--scaling", "expected N or FAMILY:N"),
+    (["--scaling", "queen-independent:"], "--scaling", "expected N or FAMILY:N"),
+    (["--scaling", "0"], "--scaling", "expected N or FAMILY:N"),
 ]
 
 
