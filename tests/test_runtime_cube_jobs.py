@@ -124,3 +124,30 @@ def descendants(parents: dict[int, int], roots: set[int]) -> set[int]:
         frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
         found |= frontier
     return found
+
+
+THIRTEEN_QUEENS_COUNTED = {"kind": "domination",
+                           "params": {"size": 13, "piece": "queen", "count": True, "time_limit": 300}}
+"""γ(Q_13) counted: from 13×13 a count lists its parts on cube workers, each part within its
+budget in a child of its worker (a minute or more of parts, so they are seen running)."""
+
+
+def test_no_process_of_a_count_survives_its_canceled_job(server):
+    job_id = server.post("/jobs", json=THIRTEEN_QUEENS_COUNTED).json()["id"]
+    deadline = time.monotonic() + 120
+    while not (server.get(f"/jobs/{job_id}").json().get("progress") or {}).get("count_parts_total"):
+        assert time.monotonic() < deadline, "the job never listed parts"
+        time.sleep(0.2)
+    while True:  # each part runs in a child of its cube worker, within the part's budget
+        workers = running_cube_workers(server)
+        parents = tagged_processes(server.tag, parents=True)
+        if descendants(parents, set(workers)):
+            break
+        assert time.monotonic() < deadline, "no part ran in a child of its worker"
+        time.sleep(0.1)
+    job_worker = {parents[pid] for pid in workers if pid in parents}
+    count = job_worker | descendants(parents, job_worker)
+    assert server.delete(f"/jobs/{job_id}").json()["status"] == "canceled"
+    time.sleep(GRACE)
+    assert not set(tagged_processes(server.tag)) & count
+    assert server.get("/health").json()["solvers_busy"] == 0
