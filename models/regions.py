@@ -100,8 +100,10 @@ def split_counts(board: Board, counts: Counts, rings: int) -> list[tuple[Counts,
     fine: list[Region] = []
     choices = []
     for region, count in counts:
-        bands = [tuple(s for s in region if ring(board, s, rings) == band)
-                 for band in sorted({ring(board, s, rings) for s in region})]
+        by_band: dict[int, list[Square]] = {}
+        for square in region:
+            by_band.setdefault(ring(board, square, rings), []).append(square)
+        bands = [tuple(by_band[band]) for band in sorted(by_band)]
         fine.extend(bands)
         choices.append([shares for shares in itertools.product(*(range(min(count, len(b)) + 1) for b in bands))
                         if sum(shares) == count])
