@@ -20,7 +20,6 @@ from chessdom.models.live import LiveBounds
 from chessdom.models.outcome import Outcome
 from chessdom.models.sat import SatParams, solve_sat
 from chessdom.models.theorems import theorem_bound
-from chessdom.processes import WorkerPool
 
 MAX_SIDE = 64
 SOLVERS = ("auto", "cpsat", "sat")
@@ -127,8 +126,8 @@ def solve(
     executor: run the SAT queries as cube-and-conquer (:mod:`chessdom.models.cubes`) on this
         :class:`concurrent.futures.Executor` — a process pool, or a Dask client's — whatever
         ``auto`` would pick.
-    cube_budget: seconds after which a cube is split further (default none on local
-        worker processes, :data:`CUBE_BUDGET_SECONDS` on other executors: a cluster's).
+    cube_budget: seconds after which a cube is killed and split further (default none: see
+        :mod:`chessdom.models.cubes.conquering` for the measurement).
     cube_workers: where cubes run when ``auto`` picks them and no ``executor`` is given: a
         callable returning a context manager that yields an executor (the service's gives
         the worker processes its slots allow); default one warm worker process per core.
@@ -153,8 +152,6 @@ def solve(
     with contextlib.ExitStack() as stack:
         if backend == "cubes" and executor is None:
             executor = stack.enter_context((cube_workers or local_pool)())
-        if backend == "cubes" and cube_budget is None:
-            cube_budget = _default_budget(executor)
         remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - started), 0.01)
         outcome = _optimise(problem, backend, remaining, seed, theorem, on_event, executor, cube_budget,
                             backend_options)
@@ -183,23 +180,6 @@ COUNT_ON_WORKERS_FROM = 13 * 13
 """From this many squares a count lists its parts on the cube workers, whatever backend
 solved: measured on one core, γ(Q_13)'s 63 parts take 100 s, γ(Q_12)'s 16 take 7.3 s
 (less than starting the workers is worth)."""
-
-CUBE_BUDGET_SECONDS = 60.0
-"""On a cluster, a cube still running after this many seconds is split, so that no cube
-holds the other workers idle at the end of a round. Splitting kills the cube: its work so
-far is lost. A judgement, not a measured optimum (no cluster of more than two workers was
-measured)."""
-
-
-def _default_budget(executor: Executor) -> float | None:
-    """None on local worker processes: the largest cubes go first, so the round ends soon
-    after its largest cube, and a split only loses the work the cube had done. Measured,
-    i(Q_15) as a default job on 2 cores: 938.7 s splitting every cube at 60 s (its finished
-    cubes used 424 s of the two cores' 1877 s of CPU), 344.1 s splitting none (655 s)."""
-    if isinstance(executor, WorkerPool):
-        return None
-    return CUBE_BUDGET_SECONDS
-
 
 def _backend(problem: PlacementProblem, solver: str, executor: Executor | None, theorem) -> tuple[str, str | None]:
     """The backend and, when ``auto`` chose it, why."""

@@ -1,11 +1,16 @@
 """A real Dask scheduler and two default workers (nanny on) on loopback refute an instance
 split into cubes, and prove an optimum by cube-and-conquer."""
 
+import time
+
 import pytest
 
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
 from chessdom.models import solve
 from chessdom.models.cubes import conquer, split
+from chessdom.models.cubes.conquering import solve_cube
+from chessdom.models.cubes.splitting import Cube
+from chessdom.models.cubes.stop import stop_signal_for
 
 distributed = pytest.importorskip("distributed")
 
@@ -50,3 +55,19 @@ def test_on_default_dask_workers_cubes_with_a_budget_run_their_solver_in_a_child
     problem = PlacementProblem(Board.square(9), Piece.QUEEN, Objective.DOMINATION)
     conquest = conquer(split(problem, 4), client.get_executor(), time_limit=120, cube_budget=60)
     assert conquest.status == "refuted" and conquest.cubes_done == conquest.cubes_total
+
+
+def test_on_dask_a_cube_with_no_limit_and_no_budget_ends_when_its_query_stops(client):
+    # Cubes split nothing by default; on a cluster each still runs in a killable child, so
+    # a query that stops (a placement found elsewhere, a canceled job) leaves no solver
+    # running on the workers. 8 queens on 15×15: a refutation of many minutes.
+    executor = client.get_executor()
+    signal = stop_signal_for(executor)
+    cube = Cube(PlacementProblem(Board.square(15), Piece.QUEEN, Objective.DOMINATION), 8)
+    future = executor.submit(solve_cube, cube, None, signal)
+    time.sleep(2.0)
+    signal.set()
+    try:
+        assert future.result(timeout=30).status == "stopped"
+    finally:
+        signal.close()
