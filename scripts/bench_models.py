@@ -17,12 +17,13 @@ sizes are skipped. Ratios are seconds divided by the baseline's (below 1 is fast
 **Frontier rows** (``--rows FAMILY:N`` or ``FAMILY:FROM-TO``, repeatable, each row on its
 own): ``chessdom serve`` with its defaults (one solver slot per core, no scheduler) on a
 temporary data directory, each row a ``POST /jobs`` with ``time_limit`` = cap, timed from
-the post to the job's end. The families are those of the backends and ``queen-count``
-(γ(Q_n) with ``count`` and ``representatives``: the complete list of classes). ``--against
-previous`` also runs each row the way the previous default did, in the same run: the
-explicit solver ``auto`` chose before it chose by size (SAT for queens, CP-SAT for knights)
-through the same job, and for ``queen-count`` the enumeration checked by plain
-re-enumeration (in this process). The load average is printed beside each row.
+the post to the job's end. The families are those of the backends, ``queen-count``,
+``queen-independent-count`` and ``knight-count`` (γ(Q_n), i(Q_n), γ(N_n) with ``count`` and
+``representatives``: the complete list of classes, the published count beside it). ``--against previous`` also runs each row the
+way the previous default did, in the same run: the explicit solver ``auto`` chose before
+it chose by size (SAT for queens, CP-SAT for knights) through the same job, and for a count
+the enumeration checked by plain re-enumeration (in this process). The load average is
+printed beside each row.
 
 **Scaling** (``--scaling N`` or ``FAMILY:N``): γ(Q_N), or the family's problem on N×N, by
 cubes on a loopback Dask cluster of one worker, then of two: seconds, the warm start's
@@ -69,12 +70,24 @@ FAMILIES = {
     "knight-domination": (Piece.KNIGHT, Objective.DOMINATION, range(4, 19)),
 }
 ENGINES = ("baseline", "cpsat", "sat", "auto", "cubes")
-ROW_FAMILIES = (*FAMILIES, "queen-count")
+COUNT_FAMILIES = {
+    "queen-count": (Piece.QUEEN, Objective.DOMINATION, {n: published for n, published in enumerate(zip(
+        (1, 4, 1, 12, 186, 4, 86, 4860, 114, 8, 2, 8, 288, 4632, 205832),
+        (1, 1, 1, 3, 37, 1, 13, 638, 21, 1, 1, 1, 41, 588, 25872)), start=1)}),
+    "queen-independent-count": (Piece.QUEEN, Objective.INDEPENDENT_DOMINATION, {
+        n: (published, None) for n, published in enumerate(
+            (1, 4, 1, 16, 16, 120, 8, 728, 92, 8, 2, 840, 24, 436, 10188), start=1)}),
+    "knight-count": (Piece.KNIGHT, Objective.DOMINATION, {n: published for n, published in enumerate(zip(
+        (1, 1, 8, 9, 47, 127, 10, 2, 2, 4, 800, 2, 152, 4, 504, 2, 212, 19562),
+        (1, 1, 2, 3, 8, 23, 3, 1, 1, 2, 100, 1, 20, 1, 63, 1, 29, 2551)), start=1)}),
+}
+"""The optimal placements and their classes as published (None: not found), for comparison
+only: OEIS A002564 and A002563 (γ(Q_n), read 2024-10-25), A002568 (i(Q_n)), A103315 and
+A006076 (γ(N_n)), read 2026-11-25."""
+ROW_FAMILIES = (*FAMILIES, *COUNT_FAMILIES)
 PREVIOUS_SOLVER = {"queen-domination": "sat", "queen-independent": "sat", "knight-domination": "cpsat",
-                   "queen-count": "sat"}
+                   "queen-count": "sat", "queen-independent-count": "sat", "knight-count": "cpsat"}
 """What ``auto`` chose before it chose by size: SAT for slider domination, CP-SAT for leapers."""
-LITERATURE_COUNTS = {8: 4860, 9: 114, 10: 8, 11: 2, 12: 8, 13: 288, 14: 4632, 15: 205832}
-"""OEIS A002564 (minimum queen dominating sets of n×n), read 2024-10-25, for comparison only."""
 
 
 def baseline(problem: PlacementProblem, cap: float) -> int | None:
@@ -189,9 +202,9 @@ def default_server():
 def job_params(family: str, n: int, cap: float, solver: str) -> dict:
     params = {"size": n, "piece": "knight" if family.startswith("knight") else "queen", "time_limit": cap,
               "solver": solver, "cache": False}
-    if family == "queen-independent":
+    if family.startswith("queen-independent"):
         params["variant"] = "independent"
-    if family == "queen-count":
+    if family in COUNT_FAMILIES:
         params.update(count=True, representatives=True)
     return params
 
@@ -217,7 +230,7 @@ def row_figures(outcome: dict, family: str) -> dict:
     result = outcome["result"] or {}
     done = outcome["status"] == "succeeded" and result.get("status") == "optimal"
     count = result.get("count") or {}
-    if family == "queen-count":
+    if family in COUNT_FAMILIES:
         done = done and count.get("exact", False)
     params = (result.get("solver") or {}).get("params", {})
     effort = params.get("effort") or {}
@@ -232,11 +245,12 @@ def row_figures(outcome: dict, family: str) -> dict:
     }
 
 
-def previous_count(n: int, cap: float) -> float | None:
+def previous_count(family: str, n: int, cap: float) -> float | None:
     """The previous default's enumeration: classes checked by plain re-enumeration."""
-    problem = PlacementProblem(Board.square(n), Piece.QUEEN, Objective.DOMINATION)
+    piece, objective, _ = COUNT_FAMILIES[family]
+    problem = PlacementProblem(Board.square(n), piece, objective)
     started = time.perf_counter()
-    result = solve(problem, solver="sat", time_limit=cap)
+    result = solve(problem, solver=PREVIOUS_SOLVER[family], time_limit=cap)
     if not result.optimal:
         return None
     remaining = cap - (time.perf_counter() - started)
@@ -257,17 +271,23 @@ def frontier(args: argparse.Namespace) -> None:
             line = {"row": f"{family}:{n}", "load": round(load, 2), **new[-1],
                     "seconds": _median_or_none([figure["seconds"] for figure in new])}
             if args.against == "previous":
-                if family == "queen-count":
-                    line["previous"] = previous_count(n, args.cap)
+                if family in COUNT_FAMILIES:
+                    line["previous"] = previous_count(family, n, args.cap)
                 else:
                     old = row_figures(run_job(url, job_params(family, n, args.cap, PREVIOUS_SOLVER[family])), family)
                     line["previous"] = old["seconds"]
-            if family == "queen-count":
-                line["literature"] = LITERATURE_COUNTS.get(n)
+            if family in COUNT_FAMILIES:
+                line["literature"] = _published(COUNT_FAMILIES[family][2].get(n))
             line["load after"] = round(os.getloadavg()[0], 2)
             print(json.dumps(line), file=sys.stderr, flush=True)
             table.append(line)
     _print_rows(table, args.cap)
+
+
+def _published(count: tuple[int, int | None] | None) -> str | None:
+    if count is None:
+        return None
+    return str(count[0]) if count[1] is None else f"{count[0]} ({count[1]})"
 
 
 def _median_or_none(values: list) -> float | None:
@@ -279,7 +299,7 @@ def _print_rows(table: list[dict], cap: float) -> None:
         return f">{cap:g}" if value is None else f"{value:.1f}"
 
     headers = ["row", "value", "default s", "backend", "cube CPU s", "abandoned s", "previous s", "count", "classes",
-               "OEIS A002564", "load"]
+               "OEIS (classes)", "load"]
     body = [[line["row"], line["value"], seconds(line["seconds"]), line["backend"], line["cube_cpu_seconds"],
              line["cube_abandoned_seconds"], seconds(line["previous"]) if "previous" in line else "",
              line["solutions"] or "", line["classes"] or "", line.get("literature") or "",
