@@ -19,11 +19,11 @@ own): ``chessdom serve`` with its defaults (one solver slot per core, no schedul
 temporary data directory, each row a ``POST /jobs`` with ``time_limit`` = cap, timed from
 the post to the job's end. The families are those of the backends, ``queen-count``,
 ``queen-independent-count`` and ``knight-count`` (γ(Q_n), i(Q_n), γ(N_n) with ``count`` and
-``representatives``: the complete list of classes, the published count beside it). ``--against previous`` also runs each row the
-way the previous default did, in the same run: the explicit solver ``auto`` chose before
-it chose by size (SAT for queens, CP-SAT for knights) through the same job, and for a count
-the enumeration checked by plain re-enumeration (in this process). The load average is
-printed beside each row.
+``representatives``: the complete list of classes, the published count beside it).
+``--against previous`` also runs each row the way the previous default did, in the same
+run: the explicit solver ``auto`` chose before it chose by size (SAT for queens, CP-SAT
+for knights) through the same job, and for a count the enumeration checked by plain
+re-enumeration (in this process). The load average is printed beside each row.
 
 **Scaling** (``--scaling N`` or ``FAMILY:N``): γ(Q_N), or the family's problem on N×N, by
 cubes on a loopback Dask cluster of one worker, then of two: seconds, the warm start's
@@ -213,8 +213,9 @@ def run_job(url: str, params: dict) -> dict:
     """Post one job, wait for its end: seconds from the post, and what it answered."""
     started = time.perf_counter()
     posted = requests.post(url + "/jobs", json={"kind": "domination", "params": params}, timeout=30)
-    if not posted.ok:  # a problem+json answer: say what the service refused, not a KeyError
-        raise SystemExit(f"POST /jobs refused {params}: {posted.json().get('detail', posted.text)}")
+    if not posted.ok:  # say what the service refused, not a KeyError
+        detail = posted.json().get("detail") if "json" in posted.headers.get("Content-Type", "") else None
+        raise SystemExit(f"POST /jobs refused {params}: {detail or posted.text}")
     job = posted.json()
     while True:
         state = requests.get(f"{url}/jobs/{job['id']}", timeout=30).json()
@@ -330,8 +331,8 @@ def scaling(family: str, size: int, cap: float) -> list[tuple[int, float | None,
     problem = PlacementProblem(Board.square(size), piece, objective)
     rows = []
     for workers in (1, 2):
-        with LocalCluster(n_workers=workers, threads_per_worker=1, host="127.0.0.1", dashboard_address=None) as cluster, \
-                Client(cluster) as client:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, host="127.0.0.1", dashboard_address=None)
+        with cluster, Client(cluster) as client:
             started = time.perf_counter()
             result = solve(problem, time_limit=cap, executor=client.get_executor())
             seconds = time.perf_counter() - started if result.optimal else None

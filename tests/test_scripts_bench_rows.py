@@ -17,4 +17,5 @@ def test_count_rows_print_the_computed_count_beside_the_published_one(capsys):
     # OEIS A103315/A006076, A002564/A002563, A002568 (which gives no classes)
     assert lines["knight-count:5"][1] == "5" and lines["knight-count:5"][7:10] == ["47", "8", "47 (8)"]
     assert lines["queen-count:5"][1] == "3" and lines["queen-count:5"][7:10] == ["186", "37", "186 (37)"]
-    assert lines["queen-independent-count:6"][1] == "4" and lines["queen-independent-count:6"][7:10] == ["120", "17", "120"]
+    independent = lines["queen-independent-count:6"]
+    assert independent[1] == "4" and independent[7:10] == ["120", "17", "120"]

@@ -87,7 +87,8 @@ def enumerate_by_cubes(
 class _Listing:
     """The parts on the executor: each with whether its budget, not the deadline, limits it."""
 
-    def __init__(self, problem, value, executor, deadline, budget):
+    def __init__(self, problem: PlacementProblem, value: int, executor: Executor, deadline: float | None,
+                 budget: float | None):
         self.problem, self.value, self.executor = problem, value, executor
         self.deadline, self.budget = deadline, budget
         self.pending: dict[Future, tuple[Part, bool]] = {}
