@@ -107,12 +107,12 @@ def split_counts(board: Board, counts: Counts, rings: int) -> list[tuple[Counts,
         fine.extend(bands)
         choices.append([shares for shares in itertools.product(*(range(min(count, len(b)) + 1) for b in bands))
                         if sum(shares) == count])
-    keeping = _keeping(board, counts)
+    kept = keeping(board, counts)
     split = []
     for shares in itertools.product(*choices):
         tuple_ = tuple(zip(fine, itertools.chain.from_iterable(shares)))
         orbit = {tuple(image[region] for region in fine)
-                 for image in (_moved(tuple_, p) for p in keeping)}
+                 for image in (_moved(tuple_, p) for p in kept)}
         if tuple(count for _, count in tuple_) == max(orbit):
             split.append((tuple_, len(orbit)))
     return split
@@ -129,9 +129,9 @@ def sort_into(
     where = {square: i for i, region in enumerate(fine) for square in region}
     index = {tuple(count for _, count in piece): i for i, piece in enumerate(pieces)}
     held: list[set[tuple[Square, ...]]] = [set() for _ in pieces]
-    keeping = _keeping(board, counts)
+    kept = keeping(board, counts)
     for placement in placements:
-        for permutation in keeping:
+        for permutation in kept:
             image = tuple(sorted(permutation[s] for s in placement))
             shares = [0] * len(fine)
             for square in image:
@@ -144,7 +144,7 @@ def sort_into(
     return [sorted(placements) for placements in held]
 
 
-def _keeping(board: Board, counts: Counts) -> list[tuple[Square, ...]]:
+def keeping(board: Board, counts: Counts) -> list[tuple[Square, ...]]:
     """The symmetries that keep each region's count."""
     return [p for p in symmetry_permutations(board) if _moved(counts, p) == dict(counts)]
 

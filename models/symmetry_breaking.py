@@ -41,11 +41,16 @@ def compared_positions(source: tuple[int, ...]) -> list[int]:
     ]
 
 
-def lex_leader_clauses(board: Board, occupied: list[int], new_variable: Callable[[], int]) -> list[Clause]:
+def lex_leader_clauses(
+    board: Board, occupied: list[int], new_variable: Callable[[], int],
+    permutations: list[tuple[int, ...]] | None = None,
+) -> list[Clause]:
     """Clauses (DIMACS literals) that keep exactly the lex-leader of each symmetry class;
-    ``occupied[s]`` is the variable of square ``s``, ``new_variable()`` allocates a flag."""
+    ``occupied[s]`` is the variable of square ``s``, ``new_variable()`` allocates a flag.
+    With ``permutations`` (a subgroup's, identity left out) only ``x ≥lex g(x)`` for those:
+    the lex-leader of each class under that subgroup."""
     clauses: list[Clause] = []
-    for permutation in symmetry_permutations(board)[1:]:
+    for permutation in symmetry_permutations(board)[1:] if permutations is None else permutations:
         # The image y = g(x) has y[g(s)] = x[s], so y[i] = x[g⁻¹(i)].
         source = _inverse(permutation)
         equal_so_far = None  # None: the empty prefix, always equal

@@ -4,7 +4,9 @@ assumptions, it answers each cube as a solver of its own would."""
 import pytest
 
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
+from chessdom.chessboard.symmetry import symmetry_permutations
 from chessdom.models import solve
+from chessdom.models.counting import sat_placements
 from chessdom.models.cubes import refine, split
 from chessdom.models.cubes.incremental import QuerySolver, solver_for
 
@@ -58,3 +60,35 @@ def test_a_new_query_replaces_the_solver_held():
     second = solver_for(split(problem, 2)[0])
     assert second is not first and second.key != first.key
     assert solver_for(split(problem, 2)[-1]) is second
+
+
+SYMMETRIC = [
+    (Board(7, 7), Piece.QUEEN, Objective.DOMINATION, 4),
+    (Board(6, 6), Piece.QUEEN, Objective.DOMINATION, 3),
+    (Board(5, 6), Piece.QUEEN, Objective.INDEPENDENT_DOMINATION, 3),
+    (Board(6, 6), Piece.QUEEN, Objective.INDEPENDENCE, 6),
+]
+
+
+@pytest.mark.parametrize("board, piece, objective, value", SYMMETRIC, ids=str)
+def test_a_cube_broken_by_its_own_symmetries_has_a_placement_exactly_when_the_list_says(board, piece, objective, value):
+    # A cube whose region counts and fixed squares a symmetry keeps is asked for the
+    # lex-leader under those symmetries only: never refuted where a placement lies in it.
+    problem = PlacementProblem(board, piece, objective)
+    every = list(sat_placements(problem, value))
+    cubes = split(problem, value, one_per_orbit=False)
+    cubes += [child for cube in cubes[:3] for child in refine(cube, 2)]
+    symmetric = 0
+    for cube in cubes:
+        solver = solver_for(cube)
+        answer = next(solver.events(cube))
+        assert (answer[0] == "solution") == any(satisfies(cube, placement) for placement in every), cube.counts
+        symmetric += bool(_kept_by_a_symmetry(cube))
+    assert symmetric > 0
+
+
+def _kept_by_a_symmetry(cube) -> bool:
+    board = cube.problem.board
+    return any(dict(cube.counts) == {tuple(sorted(p[s] for s in region)): count for region, count in cube.counts}
+               and {p[s] for s in cube.occupied} == set(cube.occupied) and {p[s] for s in cube.empty} == set(cube.empty)
+               for p in symmetry_permutations(board)[1:])
