@@ -28,8 +28,8 @@ re-enumeration (in this process). The load average is printed beside each row.
 **Scaling** (``--scaling N`` or ``FAMILY:N``): γ(Q_N), or the family's problem on N×N, by
 cubes on a loopback Dask cluster of one worker, then of two: seconds, the warm start's
 seconds (plain SAT in the client before any cube: the serial part, which more workers do
-not shorten), and the cubes' CPU seconds (equal for γ(Q_14); for i(Q_15) two workers' cubes
-took 1.6× the CPU of one's — see the benchmarks page).
+not shorten), and the cubes' CPU seconds (about equal for γ(Q_14); for i(Q_15) two
+workers' cubes took 0.7× the CPU of one's — see the benchmarks page).
 
 **Tiny** (``--tiny``): γ(Q_4) by SAT with a time limit, warm (median of 20 in this process):
 with the warm killable child against a fresh child per solve, and through ``POST /domination``

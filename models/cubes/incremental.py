@@ -82,12 +82,12 @@ class QuerySolver:
         """The selector of "the placement is not below its image under ``permutation``"
         (lex-leader clauses, :mod:`chessdom.models.symmetry_breaking`), added once."""
         if permutation not in self.breakers:
-            with _ENCODING_LOCK:
-                selector = self.pool.id(("breaker", permutation))
-                flags = itertools.count()
-                clauses = lex_leader_clauses(
-                    self.problem.board, [self.pool.id(s) for s in self.problem.board.squares()],
-                    lambda: self.pool.id(("breaker flag", permutation, next(flags))), [permutation])
+            # No python-sat encoder runs here: this solver's own pool, no encoding lock.
+            selector = self.pool.id(("breaker", permutation))
+            flags = itertools.count()
+            clauses = lex_leader_clauses(
+                self.problem.board, [self.pool.id(s) for s in self.problem.board.squares()],
+                lambda: self.pool.id(("breaker flag", permutation, next(flags))), [permutation])
             self.solver.append_formula([[*clause, -selector] for clause in clauses])
             self.breakers[permutation] = selector
         return self.breakers[permutation]
