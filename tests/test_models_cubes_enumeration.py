@@ -12,7 +12,7 @@ from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, canon
 from chessdom.models import count_placements, counting, solve
 from chessdom.models.counting import enumeration_parts, sat_placements
 from chessdom.models.cubes import count_by_cubes, enumerate_by_cubes, local_pool
-from chessdom.models.regions import RegionOrbits
+from chessdom.models.regions import RegionOrbits, keeping
 from chessdom.models.symmetry_breaking import orbit_size
 
 SMALL = [
@@ -171,3 +171,31 @@ def test_what_a_part_listed_before_its_split_goes_to_its_pieces_once():
             tally.add(piece, placements)
     assert handed > 0 and tally.solutions == len(every) == 86  # OEIS A002564
     assert tally.classes == {canonical_form(problem.board, p) for p in every}
+
+
+@pytest.mark.parametrize("board, piece, objective, value", [
+    *(case for case in SMALL if case[1] is not Piece.KNIGHT),  # knights: 5 s of parts, no symmetric one
+    (Board(7, 7), Piece.QUEEN, Objective.DOMINATION, 4)], ids=str)
+def test_a_part_lists_exactly_the_placements_with_its_counts_asking_sat_only_for_lex_leaders(
+        board, piece, objective, value, monkeypatch):
+    problem = PlacementProblem(board, piece, objective)
+    every = list(sat_placements(problem, value))
+    asked = []
+    plain = counting.sat_placements
+
+    def counted(*args):
+        for placement in plain(*args):
+            asked.append(placement)
+            yield placement
+
+    monkeypatch.setattr(counting, "sat_placements", counted)
+    parts = enumeration_parts(problem, value)
+    parts += [piece for part in parts for piece in counting.split_part(problem, part)]
+    for part in parts:
+        asked.clear()
+        listed = list(counting.part_placements(problem, value, part))
+        assert len(set(listed)) == len(listed)
+        assert set(listed) == {p for p in every if all(len(set(p) & set(region)) == c for region, c in part.counts)}
+        # One SAT answer per orbit under the symmetries that keep the part's counts.
+        kept = keeping(board, part.counts) if part.counts else [tuple(board.squares())]
+        assert len(asked) == len({min(tuple(sorted(g[s] for s in p)) for g in kept) for p in listed})
