@@ -5,12 +5,12 @@ The count is listed in parts (:func:`enumeration_parts`): one per orbit of the t
 per-region piece counts (:mod:`chessdom.models.regions`). A symmetry maps the placements
 of one tuple one-to-one onto those of its image, so each placement a part lists stands
 for as many as its tuple's orbit holds, and every class has a member in the part of its
-tuple's orbit: the classes are the canonical forms of what the parts list. A part asks SAT
-only for the lex-leaders under the symmetries that keep its tuple, and lists their images
-under them (:func:`part_placements`). That is about
-an eighth of the placements on a square board, without symmetry-breaking clauses, which
-slow SAT down: measured on γ(Q_13) (288 placements in 41 classes) on one core, the
-lex-leader enumeration had 40 classes after 300 s, the parts list all 41 in 100 s. Where a
+tuple's orbit: the classes are the canonical forms of what the parts list. That is about
+an eighth of the placements on a square board, without clauses breaking the whole group,
+which slow SAT down: measured on γ(Q_13) (288 placements in 41 classes) on one core, the
+lex-leader enumeration had 40 classes after 300 s, the parts list all 41 in 100 s. Only
+the symmetries that keep a part's tuple are broken within it: the part asks SAT for the
+lex-leaders under them and lists their images (:func:`part_placements`). Where a
 board has too many tuples (many pieces: knights) the one part is the whole space under
 lex-leader symmetry breaking (:mod:`chessdom.models.symmetry_breaking`), each class found
 once, by its lex-leader. Either way a complete count is checked against itself: the
