@@ -16,23 +16,15 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from chessdom.chessboard import PlacementProblem, Square, attack_table
-from chessdom.models.regions import Region, RegionOrbits, counts_within, split_counts
+from chessdom.models.regions import Region, RegionOrbits, counts_within
 from chessdom.models.sat import SatParams
 
 MAX_COUNT_TUPLES = 20_000
 SPLIT_DEPTH = 4
 """Squares fixed per refinement of a cube that ran past its budget: 16 sub-cubes."""
-
-BAND_VOLUME = 26.0
-"""The :func:`volume` from which a first cube is cut into :func:`bands`. Measured on one
-core, a fresh solver per cube, refuting 8 queens on 15×15 (volumes 26 to 28.5 for its 20
-largest cubes): (3, 1, 1, 2, 1) 212.7 s whole, 79.8 s as 72 band cubes; (2, 2, 2, 1, 1)
-158.6 s and 90.2 s; (2, 2, 2, 2, 0) 183.8 s and 42.4 s. Below it cutting did not pay:
-γ(Q_14)'s 63 cubes (volume 25.1 at most) took 38.7 s whole, 43.4 s as 995 band cubes;
-γ(Q_13)'s 104, 6.7 s and 5.8 s as 1432."""
 
 
 @dataclass(frozen=True)
@@ -51,14 +43,12 @@ class Cube:
 
 
 def split(
-    problem: PlacementProblem, pieces: int, *, symmetry_breaking: bool = False, one_per_orbit: bool = True,
-    band_volume: float = BAND_VOLUME,
+    problem: PlacementProblem, pieces: int, *, symmetry_breaking: bool = False, one_per_orbit: bool = True
 ) -> list[Cube]:
     """The first cubes: every tuple of region counts the bound of ``pieces`` allows, or with
-    ``one_per_orbit`` only the greatest tuple of each orbit under the board's symmetries,
-    each cube of at least ``band_volume`` cut into :func:`bands`. Far above the optimum
-    there are too many tuples (C(k+5, 5) for k pieces on an odd board); there the query is
-    easy and is split on squares by :func:`refine` instead.
+    ``one_per_orbit`` only the greatest tuple of each orbit under the board's symmetries.
+    Far above the optimum there are too many tuples (C(k+5, 5) for k pieces on an odd
+    board); there the query is easy and is split on squares by :func:`refine` instead.
 
     A query under lex-leader symmetry breaking gets a cube for every tuple: a lex-leader
     (greatest from a1 on) need not have the greatest tuple of its orbit, so one cube per
@@ -77,17 +67,8 @@ def split(
             continue
         # A region's cost is its pieces, or for independence its empty squares.
         counts = tuple(len(part) - cost if maximize else cost for part, cost in zip(parts, costs))
-        cube = Cube(problem, pieces, tuple(zip(parts, counts)), symmetry_breaking=symmetry_breaking)
-        chosen.extend(bands(cube) if one_per_orbit and volume(cube) >= band_volume else [cube])
+        chosen.append(Cube(problem, pieces, tuple(zip(parts, counts)), symmetry_breaking=symmetry_breaking))
     return sorted(chosen, key=volume, reverse=True)
-
-
-def bands(cube: Cube) -> list[Cube]:
-    """``cube`` cut in two bands around the centre per region
-    (:func:`chessdom.models.regions.split_counts`), one cube per orbit under the symmetries
-    that keep its counts: a placement of ``cube`` is an image of a placement of one of
-    them under such a symmetry, so refuting them refutes it."""
-    return [replace(cube, counts=counts) for counts, _ in split_counts(cube.problem.board, cube.counts, 2)]
 
 
 def volume(cube: Cube) -> float:
