@@ -174,7 +174,7 @@ def test_what_a_part_listed_before_its_split_goes_to_its_pieces_once():
 
 
 @pytest.mark.parametrize("board, piece, objective, value", [
-    *(case for case in SMALL if case[1] is not Piece.KNIGHT),  # knights: 5 s of parts, no symmetric one
+    *(case for case in SMALL if case[1] is not Piece.KNIGHT),  # 10 knights: so many parts it took 105 s
     (Board(7, 7), Piece.QUEEN, Objective.DOMINATION, 4)], ids=str)
 def test_a_part_lists_exactly_the_placements_with_its_counts_asking_sat_only_for_lex_leaders(
         board, piece, objective, value, monkeypatch):
