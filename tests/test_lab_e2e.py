@@ -238,6 +238,8 @@ def test_a_long_depth_first_replay_reaches_the_tour_it_found(page):
         page.click("button[data-step=last]")
     assert answer.value.request.post_data_json["trace_offset"] == 7_655
     page.wait_for_selector(".step-counter:text-is('Step 17,655 of 17,655')")
+    # The counter shows the step asked for while its page is fetched; the board follows.
+    page.wait_for_selector("#solve-board .label >> nth=24")
     assert sorted(map(int, page.locator("#solve-board .label").all_text_contents())) == list(range(1, 26))
     page.click("button[data-step=back]")
     assert page.inner_text(".step-counter") == "Step 17,654 of 17,655"
