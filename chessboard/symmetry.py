@@ -46,10 +46,14 @@ def symmetry_permutations(board: Board) -> tuple[tuple[Square, ...], ...]:
     return tuple(permutations)
 
 
-def images(board: Board, squares: Iterable[Square]) -> list[tuple[Square, ...]]:
-    """The placement's image under each symmetry, each sorted, identity first."""
+def images(
+    board: Board, squares: Iterable[Square], permutations: Iterable[tuple[Square, ...]] | None = None
+) -> list[tuple[Square, ...]]:
+    """The placement's image under each symmetry (or each of ``permutations``), each
+    sorted, identity first."""
     placed = tuple(squares)
-    return [tuple(sorted(p[s] for s in placed)) for p in symmetry_permutations(board)]
+    chosen = symmetry_permutations(board) if permutations is None else permutations
+    return [tuple(sorted(p[s] for s in placed)) for p in chosen]
 
 
 def canonical_form(board: Board, squares: Iterable[Square]) -> tuple[Square, ...]:
