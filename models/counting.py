@@ -36,8 +36,11 @@ from chessdom.chessboard import (
     symmetry_permutations,
 )
 from chessdom.models.cpsat import build_model
-from chessdom.models.regions import Counts, RegionOrbits, counts_within, keeping, sort_into, split_counts
-from chessdom.models.sat import SatParams, bounded_groups, build_cnf
+from chessdom.models.formulation import formulate
+from chessdom.models.regions import (
+    Counts, RegionOrbits, counts_within, keeping, line_budgets, sort_into, split_counts,
+)
+from chessdom.models.sat import SatParams, bounded_groups, build_cnf, line_budget_clauses
 from chessdom.models.symmetry_breaking import lex_leader_clauses, orbit_size
 from chessdom.processes.killable import run_killable
 
@@ -287,6 +290,9 @@ def sat_placements(
             cnf.extend(CardEnc.atmost(group, value, vpool=pool, encoding=EncType.totalizer).clauses)
     for region, count in counts:
         cnf.extend(CardEnc.equals([occupied[s] for s in region], count, vpool=pool, encoding=EncType.totalizer).clauses)
+    formulation = formulate(problem)
+    for lines, budget in line_budgets(formulation.lines, formulation.line_families, counts):
+        cnf.extend(line_budget_clauses(pool, lines, budget))
     # Every placement has exactly `value` pieces, so no other contains a blocked one.
     cnf.extend([-occupied[s] for s in placement] for placement in known)
     with Solver(name=solver_name, bootstrap_with=cnf.clauses) as solver:

@@ -144,6 +144,49 @@ def sort_into(
     return [sorted(placements) for placements in held]
 
 
+MAX_UNIONS = 256
+"""At most this many unions of regions are bounded (:func:`line_budgets`): a count split
+into bands has many regions, and every bound is only redundant."""
+
+
+def line_budgets(
+    lines: tuple[tuple[Square, ...], ...], families: tuple[tuple[int, ...], ...], counts: Counts
+) -> list[tuple[tuple[int, ...], int]]:
+    """What a tuple of region counts implies for the lines of a slider: for each family
+    of disjoint lines (one direction) and each union of the regions its lines cross, at
+    most as many of the lines lying inside the union hold a piece as the union holds
+    pieces — each such line holds one of them, and no piece is on two lines of a family.
+    Pairs of (line indices, budget), only where the budget is below the number of lines.
+
+    The whole board's bound (no more lines of a direction hold pieces than there are
+    pieces) is in every query; these are the same argument per region, which SAT does not
+    find alone: measured on one core, one incremental solver, the cubes refuting 7 queens
+    on 14×14 took 21.8 and 21.0 s without them, 7.1 and 6.9 s with them; 6 queens on
+    13×13 4.5 and 5.2 s against 3.3 and 2.6 s."""
+    where = {square: index for index, (region, _) in enumerate(counts) for square in region}
+    budgets: dict[tuple[int, ...], int] = {}
+    for family in families:
+        crossing: dict[frozenset[int], list[int]] = {}
+        for line in family:
+            if all(square in where for square in lines[line]):
+                crossing.setdefault(frozenset(where[square] for square in lines[line]), []).append(line)
+        for union in _unions(list(crossing)):
+            inside = tuple(sorted(line for key, members in crossing.items() if key <= union for line in members))
+            budget = sum(counts[index][1] for index in union)
+            if budget < len(inside):
+                budgets[inside] = min(budget, budgets.get(inside, budget))
+    return sorted(budgets.items())
+
+
+def _unions(keys: list[frozenset[int]]) -> list[frozenset[int]]:
+    """The unions of any of ``keys``, up to :data:`MAX_UNIONS` of them, smallest first."""
+    unions, frontier = set(keys), set(keys)
+    while frontier and len(unions) < MAX_UNIONS:
+        frontier = {a | b for a in frontier for b in keys} - unions
+        unions |= frontier
+    return sorted(unions, key=lambda union: (len(union), sorted(union)))[:MAX_UNIONS]
+
+
 def keeping(board: Board, counts: Counts) -> list[tuple[Square, ...]]:
     """The symmetries that keep each region's count."""
     return [p for p in symmetry_permutations(board) if _moved(counts, p) == dict(counts)]

@@ -108,6 +108,16 @@ def bounded_groups(problem: PlacementProblem, pool: IDPool) -> list[list[int]]:
     return groups
 
 
+def line_budget_clauses(pool: IDPool, lines: tuple[int, ...], budget: int) -> list[list[int]]:
+    """"At most ``budget`` of these lines hold a piece" on their line variables: a bound
+    that region counts imply (:func:`chessdom.models.regions.line_budgets`), redundant, and
+    what lets SAT refute a cube or list a count's part fast."""
+    literals = [pool.id(("line", i)) for i in lines]
+    if budget == 0:
+        return [[-literal] for literal in literals]
+    return CardEnc.atmost(literals, budget, vpool=pool, encoding=EncType.totalizer).clauses
+
+
 def placement_of(problem: PlacementProblem, pool: IDPool, model: list[int]) -> tuple[Square, ...]:
     """The squares holding a piece in a model of :func:`build_cnf`'s clauses."""
     true = {literal for literal in model if literal > 0}

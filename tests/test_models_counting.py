@@ -13,7 +13,8 @@ def test_the_chessboard_has_4860_minimum_queen_dominating_sets_638_up_to_symmetr
 
 
 def test_a_count_cut_short_by_the_time_limit_is_a_lower_bound():
-    count = count_placements(EIGHT_QUEENS, 5, time_limit=0.5)
+    # The whole count takes about 0.5 s here (0.47–0.57 s measured), so a tenth of that cuts it.
+    count = count_placements(EIGHT_QUEENS, 5, time_limit=0.1)
     assert not count.exact and count.solutions < 4860
 
 

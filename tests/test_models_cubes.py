@@ -1,6 +1,7 @@
 """Cube-and-conquer: the cubes cover the space without overlap, and a split refutation
 agrees with a monolithic one."""
 
+import itertools
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -12,6 +13,8 @@ from chessdom.models import solve
 from chessdom.models.counting import sat_placements
 from chessdom.models.cubes import CubeAnswer, conquer, local_pool, refine, regions, split
 from chessdom.models.cubes.splitting import volume
+from chessdom.models.formulation import formulate
+from chessdom.models.regions import line_budgets
 
 CASES = [
     (Board(6, 6), Piece.QUEEN, Objective.DOMINATION, 3),
@@ -35,6 +38,24 @@ def test_the_regions_partition_the_board_and_every_symmetry_permutes_them():
         assert sorted(s for part in parts for s in part) == list(board.squares())
         for permutation in symmetry_permutations(board):
             assert {frozenset(permutation[s] for s in part) for part in parts} == {frozenset(p) for p in parts}
+
+
+@pytest.mark.parametrize("board", [Board(5, 5), Board(6, 6), Board(5, 6)], ids=str)
+def test_every_placement_keeps_the_line_budgets_its_region_counts_imply(board):
+    # Cubes and count parts assume these bounds: one too tight would refute a cube that
+    # holds a placement, or leave placements out of a count.
+    formulation = formulate(PlacementProblem(board, Piece.QUEEN, Objective.DOMINATION))
+    lines = [set(line) for line in formulation.lines]
+    parts, budgets, tight = regions(board), {}, 0
+    for placement in map(set, itertools.combinations(board.squares(), 3)):
+        counts = tuple((part, len(placement.intersection(part))) for part in parts)
+        if counts not in budgets:
+            budgets[counts] = line_budgets(formulation.lines, formulation.line_families, counts)
+        for bounded, budget in budgets[counts]:
+            occupied = sum(1 for i in bounded if lines[i] & placement)
+            assert occupied <= budget, (sorted(placement), bounded, budget)
+            tight += occupied == budget
+    assert tight > 0  # some bind exactly: they are not vacuous
 
 
 @pytest.mark.parametrize("board, piece, objective, value", CASES, ids=str)

@@ -30,8 +30,11 @@ from pysat.formula import IDPool
 from pysat.solvers import Solver
 
 from chessdom.models.cubes.splitting import Cube
-from chessdom.models.regions import Region, keeping
-from chessdom.models.sat import INCREMENTAL_TOTALIZER, AtMost, bounded_groups, build_cnf, placement_of
+from chessdom.models.formulation import formulate
+from chessdom.models.regions import Region, keeping, line_budgets
+from chessdom.models.sat import (
+    INCREMENTAL_TOTALIZER, AtMost, bounded_groups, build_cnf, line_budget_clauses, placement_of,
+)
 from chessdom.models.symmetry_breaking import lex_leader_clauses
 
 _ENCODING_LOCK = threading.Lock()
@@ -45,6 +48,7 @@ class QuerySolver:
     def __init__(self, cube: Cube):
         self.key = _query(cube)
         self.problem = problem = cube.problem
+        self.formulation = formulate(problem)
         self.pool = IDPool()
         cnf = build_cnf(problem, self.pool, symmetry_breaking=cube.symmetry_breaking)
         self.solver = Solver(name=cube.sat_solver, bootstrap_with=cnf.clauses)
@@ -52,6 +56,7 @@ class QuerySolver:
         self.bound = self.at_most.assumptions(problem.cost(cube.pieces))
         self.selectors: dict[tuple[Region, int], int] = {}
         self.breakers: dict[tuple[int, ...], int] = {}
+        self.budgets: dict[tuple[tuple[int, ...], int], int] = {}
 
     def events(self, cube: Cube) -> Iterator[tuple]:
         """``("solution", placement, cpu)`` or ``("refuted", cpu)`` for ``cube``."""
@@ -59,7 +64,8 @@ class QuerySolver:
         problem = cube.problem
         assumptions = [*self.bound, *(self._count(region, count) for region, count in cube.counts),
                        *(self.pool.id(s) for s in cube.occupied), *(-self.pool.id(s) for s in cube.empty),
-                       *(self._breaker(permutation) for permutation in _stabiliser(cube))]
+                       *(self._breaker(permutation) for permutation in _stabiliser(cube)),
+                       *self._line_budgets(cube)]
         if self.solver.solve(assumptions=assumptions):
             yield ("solution", placement_of(problem, self.pool, self.solver.get_model()),
                    time.process_time() - started)
@@ -77,6 +83,20 @@ class QuerySolver:
             self.solver.append_formula([[*clause, -selector] for clause in encoding.clauses])
             self.selectors[key] = selector
         return self.selectors[key]
+
+    def _line_budgets(self, cube: Cube) -> list[int]:
+        """The selectors of the bounds ``cube``'s region counts imply on the lines
+        (:func:`chessdom.models.regions.line_budgets`), each added once."""
+        selectors = []
+        for key in line_budgets(self.formulation.lines, self.formulation.line_families, cube.counts):
+            if key not in self.budgets:
+                with _ENCODING_LOCK:
+                    selector = self.pool.id(("line budget", key))
+                    clauses = line_budget_clauses(self.pool, *key)
+                self.solver.append_formula([[*clause, -selector] for clause in clauses])
+                self.budgets[key] = selector
+            selectors.append(self.budgets[key])
+        return selectors
 
     def _breaker(self, permutation: tuple[int, ...]) -> int:
         """The selector of "the placement is not below its image under ``permutation``"
