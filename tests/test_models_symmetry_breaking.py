@@ -54,5 +54,6 @@ def test_eight_queens_dominate_the_chessboard_in_638_classes_each_represented_on
 
 def test_counts_cut_short_are_lower_bounds_and_say_so():
     problem = PlacementProblem(Board.square(8), Piece.QUEEN, Objective.DOMINATION)
-    count = count_placements(problem, 5, time_limit=0.5, representatives=True)
+    # The whole count takes about half a second (0.47–0.57 s measured), and it was cut at 0.5 s: cut at 0.1 s.
+    count = count_placements(problem, 5, time_limit=0.1, representatives=True)
     assert not count.exact and count.solutions < 4860 and count.up_to_symmetry <= 638
