@@ -10,10 +10,11 @@ an eighth of the placements on a square board, without clauses breaking the whol
 which slow SAT down: measured on γ(Q_13) (288 placements in 41 classes) on one core, the
 lex-leader enumeration had 40 classes after 300 s, the parts list all 41 in 100 s. Only
 the symmetries that keep a part's tuple are broken within it: the part asks SAT for the
-lex-leaders under them and lists their images (:func:`part_placements`). Where a
-board has too many tuples (many pieces: knights) the one part is the whole space under
-lex-leader symmetry breaking (:mod:`chessdom.models.symmetry_breaking`), each class found
-once, by its lex-leader. Either way a complete count is checked against itself: the
+lex-leaders under them and lists their images (:func:`part_placements`). Knights are
+counted in parts by the squares that guard the corners instead, each listed by CP-SAT,
+whose LP bound prunes (:func:`lists_by_lp`). Where a board has too many tuples the one
+part is the whole space under lex-leader symmetry breaking
+(:mod:`chessdom.models.symmetry_breaking`), each class found once, by its lex-leader. Either way a complete count is checked against itself: the
 orbits of its classes must add up to its placements. What checks it from outside is its
 enumeration certificate (:mod:`chessdom.models.certificates`); ``check=True`` also
 re-enumerates plainly, for tests and small boards.
@@ -32,13 +33,13 @@ from pysat.formula import IDPool
 from pysat.solvers import Solver
 
 from chessdom.chessboard import (
-    PlacementProblem, SolutionCount, Square, canonical_form, check_placement, images, square_names,
+    Objective, Piece, PlacementProblem, SolutionCount, Square, canonical_form, check_placement, images, square_names,
     symmetry_permutations,
 )
 from chessdom.models.cpsat import build_model
 from chessdom.models.formulation import formulate
 from chessdom.models.regions import (
-    Counts, RegionOrbits, counts_within, keeping, line_budgets, sort_into, split_counts,
+    Counts, RegionOrbits, corner_guards, counts_within, keeping, line_budgets, sort_into, split_counts,
 )
 from chessdom.models.sat import SatParams, bounded_groups, build_cnf, line_budget_clauses
 from chessdom.models.symmetry_breaking import lex_leader_clauses, orbit_size
@@ -52,8 +53,8 @@ class CountMismatch(RuntimeError):
 
 
 MAX_PARTS = 5_000
-"""Beyond this many tuples of region counts (many pieces: knights) the enumeration is one
-part, under lex-leader symmetry breaking."""
+"""Beyond this many tuples of region counts (many pieces) the enumeration is one part,
+under lex-leader symmetry breaking."""
 
 @dataclass(frozen=True)
 class Part:
@@ -62,12 +63,14 @@ class Part:
     ``weight`` of None lists lex-leaders only, each standing for its own orbit. The regions
     are the board's quadrants (and middle lines) cut into ``rings`` bands around the
     centre. ``known`` are placements of the part already listed (by the part it was split
-    from): it lists them and, by SAT, the others."""
+    from): it lists them and, by SAT, the others. ``by_lp`` parts are listed by CP-SAT's
+    LP-pruned enumeration instead (:func:`lists_by_lp`), and are not split."""
 
     counts: Counts
     weight: int | None
     rings: int = 1
     known: tuple[tuple[Square, ...], ...] = ()
+    by_lp: bool = False
 
     @property
     def symmetry_breaking(self) -> bool:
@@ -76,7 +79,7 @@ class Part:
     @property
     def splittable(self) -> bool:
         """Whether :func:`split_part` cuts it (lex-leaders and the finest parts it does not)."""
-        return not self.symmetry_breaking and self.rings < MAX_RINGS
+        return not self.symmetry_breaking and not self.by_lp and self.rings < MAX_RINGS
 
 
 MAX_RINGS = 4
@@ -107,7 +110,8 @@ def enumeration_parts(problem: PlacementProblem, value: int) -> list[Part]:
     """One part per orbit of the tuples of region counts adding up to ``value`` pieces:
     together they stand for every placement once; or one lex-leader part when there are
     more than :data:`MAX_PARTS` tuples."""
-    orbits = RegionOrbits(problem.board)
+    by_lp = lists_by_lp(problem)
+    orbits = RegionOrbits(problem.board, corner_guards(problem.board) if by_lp else None)
     sizes = tuple(len(part) for part in orbits.parts)
     tuples = list(itertools.islice(counts_within(sizes, value, exactly=True), MAX_PARTS + 1))
     if len(tuples) > MAX_PARTS:
@@ -116,8 +120,20 @@ def enumeration_parts(problem: PlacementProblem, value: int) -> list[Part]:
     for counts in tuples:
         orbit = orbits.orbit(counts)
         if counts == max(orbit):  # the orbit's leader stands for it
-            parts.append(Part(tuple(zip(orbits.parts, counts)), len(orbit)))
+            parts.append(Part(tuple(zip(orbits.parts, counts)), len(orbit), by_lp=by_lp))
     return parts
+
+
+def lists_by_lp(problem: PlacementProblem) -> bool:
+    """Whether a count lists its parts by CP-SAT's enumeration, whose LP prunes what
+    cannot reach the value, split on the squares that guard the corners
+    (:func:`chessdom.models.regions.corner_guards`): for knight domination, whose
+    placements SAT finds one by one with no bound to prune by. Measured on one core:
+    γ(N_12)'s 2 placements in 5.0 s (SAT's lex-leader part 48.3 s), γ(N_13)'s 152 in 36.8 s
+    (221.1 s), γ(N_14)'s 4 in 315.7 s (SAT: not in 28 minutes); CP-SAT's enumeration of
+    the whole space took 11.5, 80.0 and 593.0 s, and under lex-leader clauses 269.4 s
+    for γ(N_12)."""
+    return problem.piece is Piece.KNIGHT and problem.objective is Objective.DOMINATION
 
 
 class Tally:
@@ -250,6 +266,9 @@ def part_placements(
     Measured on γ(Q_14), 8 queens, one core, each part listed whole: (3, 1, 1, 3), which
     four symmetries keep, 108.6 s instead of 275.2 s; (3, 2, 2, 1), kept by a transpose
     only, 41.0 s against 40.3 s (152 placements either way)."""
+    if part.by_lp:
+        yield from lp_placements(problem, value, part.counts)
+        return
     board = problem.board
     breakable = part.counts and not part.symmetry_breaking
     kept = keeping(board, part.counts) if breakable else symmetry_permutations(board)[:1]  # identity first
@@ -313,18 +332,41 @@ class _Collector(cp_model.CpSolverSolutionCallback):
         self.placements.append(tuple(s for s, var in enumerate(self.occupied) if self.value(var)))
 
 
-def _cpsat_placements(problem: PlacementProblem, value: int, time_limit: float | None, symmetry_breaking: bool):
-    # One worker and no symmetry reasoning: measured with ortools 9.15, enumeration with
-    # several workers silently misses solutions yet reports the search complete.
-    model, occupied = build_model(problem, symmetry_breaking=symmetry_breaking)
+def lp_placements(problem: PlacementProblem, value: int, counts: Counts = ()) -> list[tuple[Square, ...]]:
+    """Every placement of ``value`` pieces with ``counts``, by CP-SAT's enumeration with
+    its fullest LP (linearization level 2), which prunes every branch whose relaxation
+    needs more pieces; listed when the search ends, so a part cut short lists nothing."""
+    model, occupied = build_model(problem)
     model.clear_objective()
     model.add(sum(occupied) == value)
+    for region, count in counts:
+        model.add(sum(occupied[s] for s in region) == count)
+    solver = _enumerating_solver(time_limit=None)
+    solver.parameters.linearization_level = 2
+    collector = _Collector(occupied)
+    status = solver.solve(model, collector)
+    if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        raise RuntimeError(f"CP-SAT's enumeration of {problem} ended {solver.status_name(status)}")
+    return collector.placements
+
+
+def _enumerating_solver(time_limit: float | None) -> cp_model.CpSolver:
+    # One worker and no symmetry reasoning: measured with ortools 9.15, enumeration with
+    # several workers silently misses solutions yet reports the search complete.
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.symmetry_level = 0
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = time_limit
+    return solver
+
+
+def _cpsat_placements(problem: PlacementProblem, value: int, time_limit: float | None, symmetry_breaking: bool):
+    model, occupied = build_model(problem, symmetry_breaking=symmetry_breaking)
+    model.clear_objective()
+    model.add(sum(occupied) == value)
+    solver = _enumerating_solver(time_limit)
     collector = _Collector(occupied)
     status = solver.solve(model, collector)
     return collector.placements, status == cp_model.OPTIMAL

@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
-from chessdom.chessboard import Board, Square
+from chessdom.chessboard import Board, Piece, Square, attack_table
 from chessdom.chessboard.symmetry import symmetry_permutations
 
 Region = tuple[Square, ...]
@@ -39,11 +39,24 @@ def regions(board: Board) -> tuple[Region, ...]:
     return tuple(tuple(parts[key]) for key in sorted(parts, key=str))
 
 
-class RegionOrbits:
-    """How the board's symmetries permute its :func:`regions`, and so tuples of counts."""
+def corner_guards(board: Board) -> tuple[Region, ...]:
+    """Each square from which a knight guards a corner (a knight's move from it, one
+    region per square), and the rest of the board as the last region: a partition that
+    every symmetry maps onto itself. Each corner is dominated from itself or from two of
+    these squares, so fixing them splits a knight count into parts of comparable work."""
+    knight = attack_table(board, Piece.KNIGHT)
+    corners = {board.index(rank, file) for rank in (0, board.rows - 1) for file in (0, board.cols - 1)}
+    guards = sorted({square for corner in corners for square in knight.lists[corner]})
+    rest = tuple(square for square in board.squares() if square not in guards)
+    return (*((square,) for square in guards), rest)
 
-    def __init__(self, board: Board):
-        self.parts = regions(board)
+
+class RegionOrbits:
+    """How the board's symmetries permute a partition into regions (by default its
+    :func:`regions`), and so tuples of counts."""
+
+    def __init__(self, board: Board, parts: tuple[Region, ...] | None = None):
+        self.parts = regions(board) if parts is None else parts
         index_of = {square: i for i, part in enumerate(self.parts) for square in part}
         self.maps = [[index_of[permutation[part[0]]] for part in self.parts]
                      for permutation in symmetry_permutations(board)]

@@ -8,16 +8,17 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, canonical_form
+from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, canonical_form, symmetry_permutations
 from chessdom.models import count_placements, counting, solve
 from chessdom.models.counting import enumeration_parts, sat_placements
 from chessdom.models.cubes import count_by_cubes, enumerate_by_cubes, local_pool
-from chessdom.models.regions import RegionOrbits, keeping
+from chessdom.models.regions import RegionOrbits, corner_guards, keeping
 from chessdom.models.symmetry_breaking import orbit_size
 
 SMALL = [
     (Board(6, 6), Piece.QUEEN, Objective.DOMINATION, 3),
     (Board(7, 7), Piece.KNIGHT, Objective.DOMINATION, 10),
+    (Board(6, 7), Piece.KNIGHT, Objective.DOMINATION, 8),
     (Board(5, 6), Piece.QUEEN, Objective.DOMINATION, 3),
     (Board(6, 6), Piece.QUEEN, Objective.INDEPENDENCE, 6),
     (Board(7, 7), Piece.QUEEN, Objective.INDEPENDENT_DOMINATION, 4),
@@ -33,8 +34,8 @@ def pool():
 @pytest.mark.parametrize("board, piece, objective, value", SMALL, ids=str)
 def test_every_placement_has_its_tuple_of_counts_in_the_orbit_of_exactly_one_part(board, piece, objective, value):
     problem = PlacementProblem(board, piece, objective)
-    orbits = RegionOrbits(board)
     parts = enumeration_parts(problem, value)
+    orbits = RegionOrbits(board, tuple(region for region, _ in parts[0].counts))  # knights: corner guards
     assert all(part.weight == len(orbits.orbit(tuple(c for _, c in part.counts))) for part in parts)
     for placement in sat_placements(problem, value):
         counts = tuple(len(set(placement).intersection(region)) for region in orbits.parts)
@@ -50,6 +51,24 @@ def test_the_parts_listed_by_cubes_add_up_to_the_plain_enumeration(board, piece,
     assert sorted(tally.classes) == sorted(sat_placements(problem, value, symmetry_breaking=True))
     assert {canonical_form(board, p) for p in every} == tally.classes
     assert sum(orbit_size(board, leader) for leader in tally.classes) == len(every)
+
+
+@pytest.mark.parametrize("board", [Board(1, 1), Board(3, 3), Board(2, 5), Board(5, 8), Board(14, 14)], ids=str)
+def test_the_corner_guards_partition_the_board_and_every_symmetry_keeps_them(board):
+    guards = corner_guards(board)
+    assert sorted(square for region in guards for square in region) == list(board.squares())
+    assert all(len(region) == 1 for region in guards[:-1])
+    for permutation in symmetry_permutations(board):
+        assert {tuple(sorted(permutation[s] for s in region)) for region in guards} == set(guards)
+
+
+def test_knight_counts_are_listed_by_lp_in_parts_split_on_the_corner_guards():
+    board = Board(8, 8)
+    knights = enumeration_parts(PlacementProblem(board, Piece.KNIGHT, Objective.DOMINATION), 12)
+    assert all(part.by_lp and not part.splittable for part in knights)
+    assert {region for region, _ in knights[0].counts} == set(corner_guards(board))
+    queens = enumeration_parts(PlacementProblem(board, Piece.QUEEN, Objective.DOMINATION), 5)
+    assert not any(part.by_lp for part in queens)
 
 
 def test_a_board_with_too_many_tuples_is_counted_as_one_part_of_lex_leaders(monkeypatch):
