@@ -162,6 +162,8 @@ def solve(
             outcome = replace(outcome, params={**outcome.params, "auto": why})
         result = _result(problem, outcome, backend, seed, time.perf_counter() - started)
         if count and result.optimal:
+            if on_event is not None:  # the count may outlast the solve many times: show its proof meanwhile
+                on_event(("bound", result.value, result.proof))
             remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - started), 0.01)
             if backend == "cubes" or problem.board.num_squares >= COUNT_ON_WORKERS_FROM:
                 if executor is None:

@@ -55,3 +55,13 @@ def test_a_count_on_workers_reports_its_parts_as_they_are_listed():
     total = len(enumeration_parts(problem, 5))
     assert result.count.solutions == 4860 and parts[-1] == (total, total)
     assert [done for done, _ in parts] == sorted(done for done, _ in parts), "the count only goes up"
+    assert all(s["lower_bound"] == s["upper_bound"] == 5 for s in snapshots if "count_parts_total" in s)
+
+
+@pytest.mark.parametrize("size, value", [(8, 12), (10, 16)])
+def test_while_a_count_runs_the_solve_s_proof_is_shown(size, value):
+    # CP-SAT's bound callback need not report the bound its search ends on.
+    snapshots = []
+    result = solve(PlacementProblem(Board.square(size), Piece.KNIGHT, Objective.DOMINATION), count=True,
+                   on_progress=snapshots.append)
+    assert result.count.exact and snapshots[-1]["lower_bound"] == snapshots[-1]["upper_bound"] == value
