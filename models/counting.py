@@ -14,8 +14,9 @@ lex-leaders under them and lists their images (:func:`part_placements`). Knights
 counted in parts by the squares that guard the corners instead, each listed by CP-SAT,
 whose LP bound prunes (:func:`lists_by_lp`). Where a board has too many tuples the one
 part is the whole space under lex-leader symmetry breaking
-(:mod:`chessdom.models.symmetry_breaking`), each class found once, by its lex-leader. Either way a complete count is checked against itself: the
-orbits of its classes must add up to its placements. What checks it from outside is its
+(:mod:`chessdom.models.symmetry_breaking`), each class found once, by its lex-leader.
+Either way a complete count is checked against itself: the orbits of its classes must
+add up to its placements. What checks it from outside is its
 enumeration certificate (:mod:`chessdom.models.certificates`); ``check=True`` also
 re-enumerates plainly, for tests and small boards.
 """
@@ -184,9 +185,10 @@ def count_placements(
 
     Parameters
     ----------
-    method: ``sat`` (blocking clauses, part by part; measured, the 4860 placements of five
-        queens dominating 8×8 take 3.5 s by blocking clauses and 125 s by enumeration with
-        one CP-SAT worker) or ``cpsat`` (one lex-leader part).
+    method: ``sat`` (part by part, by blocking clauses — measured, the 4860 placements of
+        five queens dominating 8×8 take 3.5 s by blocking clauses and 125 s by enumeration
+        with one CP-SAT worker — or, for knights, by CP-SAT's LP: :func:`lists_by_lp`) or
+        ``cpsat`` (one lex-leader part).
     representatives: also return each class's lex-leader, by square names.
     check: also enumerate every placement without symmetry breaking and raise
         :class:`CountMismatch` unless the classes are exactly the canonical forms of all

@@ -9,7 +9,9 @@ size of its tuple's orbit (:mod:`chessdom.models.counting`).
 
 The same holds for finer regions that every symmetry maps onto one another: the regions
 cut by bands around the centre (:func:`ring`), into which a count splits a slow part
-(:func:`split_counts`), one tuple per orbit under the symmetries that keep the part's.
+(:func:`split_counts`), one tuple per orbit under the symmetries that keep the part's, and
+for any partition that every symmetry maps onto itself: a knight count's parts fix the
+squares that guard the corners (:func:`corner_guards`).
 """
 
 from __future__ import annotations
