@@ -63,7 +63,7 @@ class Part:
     ``counts``. Each one listed stands for ``weight`` placements (its tuple's orbit); a
     ``weight`` of None lists lex-leaders only, each standing for its own orbit. The regions
     are the board's quadrants (and middle lines) cut into ``rings`` bands around the
-    centre. ``known`` are placements of the part already listed (by the part it was split
+    centre, or for ``by_lp`` parts the squares that guard the corners. ``known`` are placements of the part already listed (by the part it was split
     from): it lists them and, by SAT, the others. ``by_lp`` parts are listed by CP-SAT's
     LP-pruned enumeration instead (:func:`lists_by_lp`), and are not split."""
 
@@ -338,21 +338,27 @@ def lp_placements(problem: PlacementProblem, value: int, counts: Counts = ()) ->
     """Every placement of ``value`` pieces with ``counts``, by CP-SAT's enumeration with
     its fullest LP (linearization level 2), which prunes every branch whose relaxation
     needs more pieces; listed when the search ends, so a part cut short lists nothing."""
-    model, occupied = build_model(problem)
+    placements, status = _cpsat_enumeration(problem, value, counts=counts, linearization_level=2)
+    if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        raise RuntimeError(f"CP-SAT's enumeration of {problem} ended with status {status}")
+    return placements
+
+
+def _cpsat_placements(problem: PlacementProblem, value: int, time_limit: float | None, symmetry_breaking: bool):
+    placements, status = _cpsat_enumeration(problem, value, time_limit=time_limit, symmetry_breaking=symmetry_breaking)
+    return placements, status == cp_model.OPTIMAL
+
+
+def _cpsat_enumeration(
+    problem: PlacementProblem, value: int, *, counts: Counts = (), time_limit: float | None = None,
+    symmetry_breaking: bool = False, linearization_level: int | None = None,
+) -> tuple[list[tuple[Square, ...]], int]:
+    """The placements of ``value`` pieces with ``counts`` CP-SAT listed, and its status."""
+    model, occupied = build_model(problem, symmetry_breaking=symmetry_breaking)
     model.clear_objective()
     model.add(sum(occupied) == value)
     for region, count in counts:
         model.add(sum(occupied[s] for s in region) == count)
-    solver = _enumerating_solver(time_limit=None)
-    solver.parameters.linearization_level = 2
-    collector = _Collector(occupied)
-    status = solver.solve(model, collector)
-    if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
-        raise RuntimeError(f"CP-SAT's enumeration of {problem} ended {solver.status_name(status)}")
-    return collector.placements
-
-
-def _enumerating_solver(time_limit: float | None) -> cp_model.CpSolver:
     # One worker and no symmetry reasoning: measured with ortools 9.15, enumeration with
     # several workers silently misses solutions yet reports the search complete.
     solver = cp_model.CpSolver()
@@ -361,14 +367,7 @@ def _enumerating_solver(time_limit: float | None) -> cp_model.CpSolver:
     solver.parameters.symmetry_level = 0
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = time_limit
-    return solver
-
-
-def _cpsat_placements(problem: PlacementProblem, value: int, time_limit: float | None, symmetry_breaking: bool):
-    model, occupied = build_model(problem, symmetry_breaking=symmetry_breaking)
-    model.clear_objective()
-    model.add(sum(occupied) == value)
-    solver = _enumerating_solver(time_limit)
+    if linearization_level is not None:
+        solver.parameters.linearization_level = linearization_level
     collector = _Collector(occupied)
-    status = solver.solve(model, collector)
-    return collector.placements, status == cp_model.OPTIMAL
+    return collector.placements, solver.solve(model, collector)
