@@ -15,6 +15,7 @@ from chessdom.models.cubes import CubeAnswer, conquer, local_pool, refine, regio
 from chessdom.models.cubes.splitting import volume
 from chessdom.models.formulation import formulate
 from chessdom.models.regions import line_budgets
+from cubes_seen import satisfies
 
 CASES = [
     (Board(6, 6), Piece.QUEEN, Objective.DOMINATION, 3),
@@ -22,14 +23,6 @@ CASES = [
     (Board(5, 6), Piece.QUEEN, Objective.DOMINATION, 3),
     (Board(6, 6), Piece.QUEEN, Objective.INDEPENDENCE, 6),
 ]
-
-
-def satisfies(cube, placement) -> bool:
-    placed = set(placement)
-    return (
-        placed.issuperset(cube.occupied) and not placed.intersection(cube.empty)
-        and all(len(placed.intersection(region)) == count for region, count in cube.counts)
-    )
 
 
 def test_the_regions_partition_the_board_and_every_symmetry_permutes_them():

@@ -10,7 +10,7 @@ from chessdom.models.regions import keeping
 from chessdom.models.cubes import refine, split
 from chessdom.models.cubes.incremental import QuerySolver, solver_for
 
-from test_models_cubes import satisfies
+from cubes_seen import satisfies
 
 CASES = [
     (Board(8, 8), Piece.QUEEN, Objective.DOMINATION, 5),

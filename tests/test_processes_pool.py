@@ -10,7 +10,7 @@ import pytest
 from chessdom.processes import WorkerFailed, WorkerPool, report_event
 from chessdom.processes.pool import CallRaised
 
-from test_runtime_killable import alive
+from processes_seen import alive
 
 
 def square(number):

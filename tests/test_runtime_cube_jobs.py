@@ -15,7 +15,7 @@ import pytest
 
 from chessdom.scripts.live_server import ServerProcess
 
-from test_runtime_processes import GRACE, tagged_processes
+from processes_seen import GRACE, tagged_processes
 
 pytestmark = pytest.mark.e2e
 

@@ -13,6 +13,7 @@ import pytest
 from chessdom.chessboard import PLACEMENT_VARIANTS, Board, Piece, PlacementProblem
 from chessdom.processes.killable import CHILD_GRACE_SECONDS, run_killable
 from chessdom.models.sat import SatParams, optimise
+from processes_seen import alive
 
 HERE = Path(__file__).parent
 
@@ -46,13 +47,6 @@ def children_of(pid: int) -> list[int]:
         except OSError:
             pass
     return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        return (Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]) != "Z"
-    except OSError:
-        return False
 
 
 def test_five_queens_are_proved_optimal_on_8x8_through_the_child():

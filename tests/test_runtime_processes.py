@@ -18,29 +18,12 @@ import pytest
 
 from chessdom.scripts.live_server import ServerProcess
 from chessdom.api.runtime.store import Store
+from processes_seen import GRACE, tagged_processes
 
 pytestmark = pytest.mark.e2e
 
-GRACE = 2.0
 HARD_SAT = {"size": 20, "piece": "queen", "solver": "sat"}
 """Far from proved in a minute: its solve runs until it is stopped."""
-
-
-def tagged_processes(tag: str, *, parents: bool = False) -> dict[int, int]:
-    """pid → process group (or parent) of every live process whose environment holds ``tag``."""
-    found = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            if f"CHESSDOM_TEST_TAG={tag}".encode() not in (entry / "environ").read_bytes().split(b"\0"):
-                continue
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # gone meanwhile, or not ours
-        if state[0] != "Z":
-            found[int(entry.name)] = int(state[1] if parents else state[2])
-    return found
 
 
 def is_sat_child(pid: int) -> bool:

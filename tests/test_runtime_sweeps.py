@@ -13,7 +13,7 @@ import uuid
 import pytest
 
 from chessdom.scripts.sweep.storage import FILE_NAME
-from test_runtime_processes import GRACE, tagged_processes
+from processes_seen import GRACE, tagged_processes
 
 pytestmark = pytest.mark.e2e
 
