@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
@@ -12,7 +11,7 @@ from ortools.sat.python import cp_model
 
 from chessdom.chessboard import PlacementProblem, square_name
 from chessdom.models.formulation import formulate
-from chessdom.models.outcome import Outcome
+from chessdom.models.outcome import Outcome, whole_bound
 from chessdom.models.symmetry_breaking import lex_leader_clauses
 
 PROOF = "cp-sat: search completed"
@@ -121,7 +120,7 @@ def solve_cpsat(
     callback = None
     if on_event is not None:
         proof = BOUND_PROOF if known_bound is None else f"{BOUND_PROOF}, with a cited theorem's bound as a constraint"
-        solver.best_bound_callback = lambda bound: on_event(("bound", _proven_bound(problem, bound), proof))
+        solver.best_bound_callback = lambda bound: on_event(("bound", whole_bound(problem, bound), proof))
         callback = _Improvements(occupied, on_event)
     status = solver.solve(model, callback)
     info = {"solver_name": "cp-sat", "solver_version": ortools.__version__, "params": asdict(params)}
@@ -134,7 +133,7 @@ def solve_cpsat(
         raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
     if status == cp_model.OPTIMAL:
         return Outcome(placement, len(placement), PROOF, **info)
-    return Outcome(placement, _proven_bound(problem, solver.best_objective_bound), BOUND_PROOF, **info)
+    return Outcome(placement, whole_bound(problem, solver.best_objective_bound), BOUND_PROOF, **info)
 
 
 class _Improvements(cp_model.CpSolverSolutionCallback):
@@ -145,10 +144,3 @@ class _Improvements(cp_model.CpSolverSolutionCallback):
     def on_solution_callback(self) -> None:
         self.on_event(("solution", tuple(s for s, var in enumerate(self.occupied) if self.value(var))))
 
-
-def _proven_bound(problem: PlacementProblem, best_bound: float) -> int:
-    """CP-SAT's objective bound as a whole number of pieces, clipped to the trivial one."""
-    squares = problem.board.num_squares
-    if problem.objective.maximize:
-        return min(math.floor(best_bound + 1e-6), squares) if math.isfinite(best_bound) else squares
-    return max(math.ceil(best_bound - 1e-6), 0) if math.isfinite(best_bound) else 0

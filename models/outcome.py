@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
-from chessdom.chessboard import Square
+from chessdom.chessboard import PlacementProblem, Square
+
+INFINITE_BOUND = 1e19
+"""Beyond this a solver's objective bound means "none yet" (SCIP's infinity is 1e20)."""
 
 
 @dataclass(frozen=True)
@@ -32,3 +36,13 @@ class Outcome:
     @property
     def proved_optimal(self) -> bool:
         return self.placement is not None and self.bound == len(self.placement)
+
+
+def whole_bound(problem: PlacementProblem, objective_bound: float) -> int:
+    """An LP-based solver's objective bound as a whole number of pieces (the optimum is one),
+    clipped to the trivial bound when the solver has none yet."""
+    squares = problem.board.num_squares
+    known = math.isfinite(objective_bound) and abs(objective_bound) < INFINITE_BOUND
+    if problem.objective.maximize:
+        return min(math.floor(objective_bound + 1e-6), squares) if known else squares
+    return max(math.ceil(objective_bound - 1e-6), 0) if known else 0

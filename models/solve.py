@@ -17,12 +17,13 @@ from chessdom.models.cpsat import CpSatParams, solve_cpsat
 from chessdom.models.cubes import count_by_cubes, local_pool, solve_by_cubes
 from chessdom.models.literature import literature_value
 from chessdom.models.live import LiveBounds
+from chessdom.models.mip import MipParams, solve_mip
 from chessdom.models.outcome import Outcome
 from chessdom.models.sat import SatParams, solve_sat
 from chessdom.models.theorems import theorem_bound
 
 MAX_SIDE = 64
-SOLVERS = ("auto", "cpsat", "sat")
+SOLVERS = ("auto", "cpsat", "sat", "mip")
 
 
 class PlacementCheckFailed(RuntimeError):
@@ -35,7 +36,7 @@ def choose_backend(problem: PlacementProblem) -> str:
 
 
 def backend_choice(problem: PlacementProblem) -> tuple[str, str]:
-    """The backend ``auto`` picks — ``sat``, ``cpsat`` or ``cubes`` — by piece, objective
+    """The backend ``auto`` picks — ``sat``, ``cpsat``, ``mip`` or ``cubes`` — by piece, objective
     and size, and the measurement that picks it (the tables of docs/benchmarks, on 2 cores):
     the rules of :data:`AUTO_RULES`, the first that applies."""
     for rule in AUTO_RULES:
@@ -62,6 +63,7 @@ class AutoRule:
 
 SLIDERS = tuple(piece for piece in Piece if piece.is_slider)
 SLIDER_DOMINATION = (Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION)
+KNIGHT_DOMINATION = (Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION, Objective.TOTAL_DOMINATION)
 AUTO_RULES = (
     AutoRule(
         "cubes",
@@ -80,6 +82,13 @@ AUTO_RULES = (
         "slider domination: SAT with line variables proves γ(Q_13) = 7 in 9 s and i(Q_11) = 5 in 0.7 s, "
         "where CP-SAT needs minutes",
         pieces=SLIDERS, objectives=SLIDER_DOMINATION,
+    ),
+    AutoRule(
+        "mip",
+        "knight domination from 14×14: SCIP's branch-and-cut on one core proves γ(N_15) = 36 in 13 s, "
+        "γ(N_16) = 40 in 36 s and γ(N_17) = 46 in 2 minutes, where CP-SAT on two workers takes 82 s, more than "
+        "120 s and more than 15 minutes (i and γt of knights alike; at 13×13 CP-SAT is ahead: 1.9 s against 2.9 s)",
+        pieces=(Piece.KNIGHT,), objectives=KNIGHT_DOMINATION, from_squares=14 * 14,
     ),
     AutoRule(
         "cpsat",
@@ -110,8 +119,9 @@ def solve(
 
     Parameters
     ----------
-    solver: ``"cpsat"``, ``"sat"`` or ``"auto"`` (:func:`backend_choice`: by piece,
-        objective and size, cube-and-conquer for the largest queen boards).
+    solver: ``"cpsat"``, ``"sat"``, ``"mip"`` (SCIP, :mod:`chessdom.models.mip`) or
+        ``"auto"`` (:func:`backend_choice`: by piece, objective and size, cube-and-conquer
+        for the largest queen boards, SCIP for the largest knight boards).
     time_limit: seconds for the whole call, counting included; ``None`` for no limit.
     count: also count the optimal placements, and up to the board's symmetries
         (:func:`chessdom.models.counting.count_placements`; its parts listed on the cube
@@ -131,7 +141,7 @@ def solve(
     cube_workers: where cubes run when ``auto`` picks them and no ``executor`` is given: a
         callable returning a context manager that yields an executor (the service's gives
         the worker processes its slots allow); default one warm worker process per core.
-    backend_options: fields of :class:`CpSatParams` or :class:`SatParams`.
+    backend_options: fields of :class:`CpSatParams`, :class:`SatParams` or :class:`MipParams`.
 
     Raises
     ------
@@ -186,7 +196,7 @@ solved: measured on one core, γ(Q_13)'s 63 parts take 100 s, γ(Q_12)'s 16 take
 def _backend(problem: PlacementProblem, solver: str, executor: Executor | None, theorem) -> tuple[str, str | None]:
     """The backend and, when ``auto`` chose it, why."""
     if executor is not None:
-        if solver == "cpsat" or theorem is not None:
+        if solver in ("cpsat", "mip") or theorem is not None:
             raise ValueError("cube-and-conquer runs SAT cubes without theorems: use solver 'sat' or 'auto'")
         return "cubes", None
     if solver != "auto":
@@ -206,6 +216,11 @@ def _optimise(problem, backend, time_limit, seed, theorem, on_event, executor, c
     if backend == "cpsat":
         return solve_cpsat(
             problem, time_limit=time_limit, seed=seed, params=CpSatParams(**backend_options), known_bound=known_bound,
+            on_event=on_event,
+        )
+    if backend == "mip":
+        return solve_mip(
+            problem, time_limit=time_limit, seed=seed, params=MipParams(**backend_options), known_bound=known_bound,
             on_event=on_event,
         )
     return solve_sat(
@@ -241,7 +256,7 @@ def _verify(problem: PlacementProblem, outcome: Outcome) -> None:
 
 def _result(problem: PlacementProblem, outcome: Outcome, backend: str, seed: int, wall_time: float) -> PlacementResult:
     params = dict(outcome.params, backend=backend)
-    if backend == "cpsat":
+    if backend in ("cpsat", "mip"):
         params["seed"] = seed
     info = SolverInfo(outcome.solver_name, outcome.solver_version, params)
     if outcome.infeasible:

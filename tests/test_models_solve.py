@@ -13,13 +13,13 @@ def problem(piece, objective, rows, cols=None):
     return PlacementProblem(Board(rows, cols or rows), Piece(piece), Objective(objective))
 
 
-@pytest.mark.parametrize("solver", ["cpsat", "sat"])
+@pytest.mark.parametrize("solver", ["cpsat", "sat", "mip"])
 def test_a_time_limited_solve_returns_a_verified_placement_without_claiming_optimality(solver):
-    # Neither backend proves γ(N_16) = 40 in a second, but both find a placement at once.
+    # No backend proves γ(N_16) = 40 in a second, but each finds a placement at once.
     result = solve(problem("knight", "domination", 16), solver=solver, time_limit=1.0)
     assert result.status is Status.FEASIBLE and not result.optimal and result.verified
     assert result.upper_bound == result.value
-    # Both backends prove a bound below while they search: CP-SAT's LP, SAT's refutations.
+    # Each backend proves a bound below while it searches: the LP's, SAT's refutations.
     assert 1 <= result.lower_bound < result.value and result.proof.startswith(solver.replace("cpsat", "cp-sat"))
     assert result.wall_time < 5
     board = result.problem.board

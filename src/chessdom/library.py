@@ -70,7 +70,8 @@ def solve_placement(
     variant : ``plain`` (domination γ), ``independent`` (independent domination i),
         ``total`` (total domination γt) or ``independence`` (the most non-attacking
         pieces, β).
-    solver : ``auto`` (the backend measured strongest for the problem), ``cpsat`` or ``sat``.
+    solver : ``auto`` (the backend measured strongest for the problem), ``cpsat``, ``sat`` or
+        ``mip`` (SCIP's branch-and-cut).
     time_limit : seconds for the whole call; ``None`` for none.
     count : also count the optimal placements, and up to the board's symmetries.
     seed : CP-SAT's random seed.

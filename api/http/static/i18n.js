@@ -130,6 +130,8 @@ const STRINGS = {
 
     proof_cpsat_complete: "cp-sat: search completed",
     proof_cpsat_bound: "cp-sat: bound proved before the time limit",
+    proof_mip_complete: "mip: SCIP's branch-and-bound completed",
+    proof_mip_bound: "mip: SCIP's dual bound when the search stopped",
     proof_sat_cubes: "sat: no placement of {k} exists, refuted in {cubes} cubes ({detail})",
     proof_sat_none_of: "sat: no placement of {k} exists ({detail})",
     proof_sat_maxsat: "sat: RC2 MaxSAT proved no placement of {k} exists ({detail})",
@@ -384,6 +386,8 @@ const STRINGS = {
 
     proof_cpsat_complete: "CP-SAT: a keresés végigért",
     proof_cpsat_bound: "CP-SAT: a korlátot az időkorlát előtt bizonyította",
+    proof_mip_complete: "MIP: a SCIP korlátozás és szétválasztás keresése végigért",
+    proof_mip_bound: "MIP: a SCIP duális korlátja a keresés leállásakor",
     proof_sat_cubes: "SAT: {k} bábuval nincs megfelelő elhelyezés, {cubes} részfeladatra bontva cáfolva ({detail})",
     proof_sat_none_of: "SAT: {k} bábuval nincs megfelelő elhelyezés ({detail})",
     proof_sat_maxsat: "SAT: az RC2 MaxSAT bizonyította, hogy {k} bábuval nincs megfelelő elhelyezés ({detail})",

@@ -1,4 +1,4 @@
-// A proof as the models word it (models/cpsat.py, models/sat.py, models/cubes/, a cited
+// A proof as the models word it (models/cpsat.py, models/sat.py, models/mip.py, models/cubes/, a cited
 // theorem), in the page's language: each known form is matched and said again from the
 // language's strings; a form not known here is shown as the service sent it.
 
@@ -7,6 +7,8 @@ import { t } from "./i18n.js";
 const FORMS = [
   [/^cp-sat: search completed$/, "proof_cpsat_complete"],
   [/^cp-sat: bound proved before the time limit$/, "proof_cpsat_bound"],
+  [/^mip: SCIP's branch-and-bound completed$/, "proof_mip_complete"],
+  [/^mip: SCIP's dual bound when the search stopped$/, "proof_mip_bound"],
   [/^sat: no placement of (?<k>\d+) exists, refuted in (?<cubes>\d+) cubes \((?<detail>[^)]*)\)$/, "proof_sat_cubes"],
   [/^sat: no placement of (?<k>\d+) exists \((?<detail>[^)]*)\)$/, "proof_sat_none_of"],
   [/^sat: RC2 MaxSAT proved no placement of (?<k>\d+) exists \((?<detail>[^)]*)\)$/, "proof_sat_maxsat"],

@@ -1,0 +1,56 @@
+"""The MIP backend (SCIP): the same answers as the other backends, live bounds, and where
+``auto`` sends a problem to it."""
+
+import itertools
+
+import pytest
+
+from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
+from chessdom.models import choose_backend, solve
+from chessdom.models.mip import PROOF
+
+
+def problem(piece, objective, rows, cols=None):
+    return PlacementProblem(Board(rows, cols or rows), Piece(piece), Objective(objective))
+
+
+@pytest.mark.parametrize("piece, objective", list(itertools.product(Piece, Objective)))
+def test_scip_finds_the_optimum_cpsat_finds_on_a_5x6_board(piece, objective):
+    case = problem(piece.value, objective.value, 5, 6)
+    by_mip, by_cpsat = solve(case, solver="mip"), solve(case, solver="cpsat")
+    assert by_mip.optimal and by_mip.verified and by_mip.proof == PROOF
+    assert by_mip.value == by_cpsat.value
+    assert by_mip.solver.name == "scip" and by_mip.solver.params["backend"] == "mip"
+
+
+def test_sixteen_knights_dominate_10x10_and_fifteen_do_not():
+    bounds = []
+    result = solve(problem("knight", "domination", 10), solver="mip", on_progress=bounds.append)
+    assert result.value == 16 and result.lower_bound == 16 and result.optimal
+    lower = [snapshot["lower_bound"] for snapshot in bounds if snapshot["lower_bound"] is not None]
+    assert lower == sorted(lower) and lower[-1] <= 16 and len(lower) > 1
+
+
+def test_a_theorem_bound_is_a_row_of_the_mip():
+    result = solve(problem("king", "domination", 19, 22), solver="mip", use_theorems=True)
+    assert result.value == 56 and result.optimal and result.proof.startswith("theorem")
+
+
+def test_an_infeasible_problem_is_proved_so():
+    # Total domination on 1×1: nothing can attack the one square.
+    result = solve(problem("knight", "total_domination", 1), solver="mip")
+    assert result.status.value == "infeasible" and result.proof.startswith(PROOF)
+
+
+@pytest.mark.parametrize("objective", ["domination", "independent_domination", "total_domination"])
+def test_auto_sends_knight_domination_to_scip_from_14x14(objective):
+    assert choose_backend(problem("knight", objective, 13)) == "cpsat"
+    assert choose_backend(problem("knight", objective, 14)) == "mip"
+    assert choose_backend(problem("knight", objective, 12, 17)) == "mip"
+    assert choose_backend(problem("knight", "independence", 20)) == "cpsat"
+    assert choose_backend(problem("king", objective, 20)) == "cpsat"
+
+
+def test_auto_says_why_it_chose_scip():
+    result = solve(problem("knight", "domination", 14), time_limit=0.5)
+    assert result.solver.params["backend"] == "mip" and "γ(N_17)" in result.solver.params["auto"]
