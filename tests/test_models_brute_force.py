@@ -32,11 +32,11 @@ RECTANGLES = [Board(3, 5), Board(2, 7), Board(2, 8), Board(4, 4), Board(3, 4), B
 
 @pytest.mark.parametrize("board", RECTANGLES, ids=str)
 @pytest.mark.parametrize("piece", list(Piece), ids=lambda p: p.value)
-def test_both_backends_agree_with_brute_force_on_small_rectangles(board, piece):
+def test_every_backend_agrees_with_brute_force_on_small_rectangles(board, piece):
     for objective in Objective:
         problem = PlacementProblem(board, piece, objective)
         expected = brute_force_optimum(problem)
-        for solver in ("cpsat", "sat"):
+        for solver in ("cpsat", "sat", "mip"):
             result = solve(problem, solver=solver)
             if expected is None:
                 assert result.status is Status.INFEASIBLE, f"{problem} by {solver}"
@@ -59,7 +59,7 @@ def test_optimal_placements_counted_by_both_methods_match_brute_force(piece):
                 assert (count.solutions, count.exact) == (expected, True), f"{problem} by {method}"
 
 
-@pytest.mark.parametrize("solver", ["cpsat", "sat"])
+@pytest.mark.parametrize("solver", ["cpsat", "sat", "mip"])
 def test_total_queen_domination_up_to_six_matches_brute_force(solver):
     # A single square has nothing to attack it, so 1×1 has no total dominating set; on
     # larger boards the optimum is small enough to rule out every smaller placement.

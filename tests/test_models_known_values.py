@@ -22,7 +22,7 @@ def assert_matches_literature(result):
     assert result.lower_bound == result.upper_bound == result.value
 
 
-@pytest.mark.parametrize("solver", ["cpsat", "sat"])
+@pytest.mark.parametrize("solver", ["cpsat", "sat", "mip"])
 @pytest.mark.parametrize("objective", KNOWN, ids=lambda o: o.value)
 @pytest.mark.parametrize("piece", [p for p in Piece if p is not Piece.KNIGHT], ids=lambda p: p.value)
 def test_small_boards_agree_with_the_literature(piece, objective, solver):
@@ -36,6 +36,8 @@ def test_knights_on_small_boards_agree_with_the_literature(objective):
         assert_matches_literature(solve(problem("knight", objective, n), solver="cpsat"))
     for n in range(1, 7):
         assert_matches_literature(solve(problem("knight", objective, n), solver="sat"))
+    for n in range(1, 13):
+        assert_matches_literature(solve(problem("knight", objective, n), solver="mip"))
 
 
 @pytest.mark.parametrize("n", range(9, 12))
