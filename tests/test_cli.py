@@ -1,12 +1,16 @@
 """The ``chessdom`` command: solves print the service's JSON or a diagram, bad arguments
 are one line naming the argument and exit status 2, and every subcommand has help."""
 
+import fcntl
 import json
 import os
+import pty
 import re
 import signal
+import struct
 import subprocess
 import sys
+import termios
 import time
 import uuid
 from importlib.metadata import version
@@ -157,6 +161,29 @@ def test_the_installed_console_script_solves():
         [str(script), "solve", "queen", "5", "--json"], capture_output=True, text=True, timeout=120, check=True
     )
     assert json.loads(completed.stdout)["value"] == 3
+
+
+def test_a_solve_on_a_terminal_shows_its_bounds_as_they_close_and_piped_shows_none():
+    terminal, screen = pty.openpty()
+    fcntl.ioctl(screen, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    command = [sys.executable, "-m", "chessdom", "solve", "knight", "12", "--json"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=screen) as solving:
+        os.close(screen)
+        shown = bytearray()
+        while chunk := _read_or_end(terminal):
+            shown += chunk
+        answer = json.loads(solving.stdout.read())
+    os.close(terminal)
+    assert answer["value"] == 24 and b"bounds " in shown and b"\xe2\x80\xa624" in shown  # "…24"
+    piped = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True)
+    assert piped.stderr == "" and json.loads(piped.stdout)["value"] == 24
+
+
+def _read_or_end(descriptor: int) -> bytes:
+    try:
+        return os.read(descriptor, 4096)
+    except OSError:  # EIO: every process holding the terminal's other end is gone
+        return b""
 
 
 def test_python_dash_m_chessdom_runs_the_same_command():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 
 from chessdom.chessboard import PLACEMENT_VARIANTS, Board, BoardError, NQueensResult, Piece, PlacementProblem, PlacementResult
 from chessdom import models, native_search
@@ -59,6 +60,7 @@ def solve_placement(
     use_theorems: bool = False,
     representatives: bool = False,
     executor=None,
+    on_progress: Callable[[dict], None] | None = None,
 ) -> PlacementResult:
     """The fewest pieces that dominate a board (or the most that do not attack each
     other), with a placement, a proof of the bound and the published value beside it.
@@ -79,6 +81,9 @@ def solve_placement(
     representatives : with ``count``, also one placement per symmetry class.
     executor : a :class:`concurrent.futures.Executor` (a process pool, or a Dask client's
         ``get_executor()``) on which the SAT queries run as cube-and-conquer.
+    on_progress : called with the bounds proved and the best verified placement each time
+        one improves (a dict: ``lower_bound``, ``upper_bound``, ``value``, ``placement``,
+        ``proof``, and the cubes or count parts done where they run).
 
     Returns
     -------
@@ -107,7 +112,7 @@ def solve_placement(
         raise ValueError(f"time_limit: must be positive, got {time_limit!r}")
     problem = PlacementProblem(board, chosen, objective)
     return models.solve(problem, solver=solver, time_limit=time_limit, count=count, seed=seed, use_theorems=use_theorems,
-                        representatives=representatives, executor=executor)
+                        representatives=representatives, executor=executor, on_progress=on_progress)
 
 
 def solve_nqueens(

@@ -6,9 +6,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
+
+from tqdm import tqdm
 
 from chessdom import library, models
 from chessdom.chessboard import PLACEMENT_VARIANTS, Piece
@@ -27,7 +31,7 @@ def _solve(args: argparse.Namespace) -> int:
         raise UsageError("argument --representatives: needs --count")
     started = time.monotonic()
     certify = args.certify is not None
-    with _cube_executor(args) as executor:
+    with _cube_executor(args) as executor, _live_status() as show:
         result = library.solve_placement(
             args.piece,
             args.size,
@@ -39,6 +43,7 @@ def _solve(args: argparse.Namespace) -> int:
             use_theorems=args.use_theorems,
             representatives=args.representatives is not None or (certify and args.count),
             executor=executor,
+            on_progress=show,
         )
         answer = result.to_dict()
         if args.representatives is None and answer.get("count"):
@@ -63,6 +68,39 @@ def _solve(args: argparse.Namespace) -> int:
     wanted = [answer] + ([answer["count"]] if certify and answer.get("count") is not None else [])
     certified = not certify or all((part["certificate"] or {}).get("checked", False) for part in wanted)
     return 0 if certified else 1
+
+
+@contextlib.contextmanager
+def _live_status():
+    """A status line on stderr while the solve runs — the bounds proved and found so far,
+    the cubes or count parts done — shown on a terminal only (a long proof otherwise says
+    nothing for an hour), and gone when the answer is printed."""
+    with tqdm(file=sys.stderr, disable=None, leave=False, desc="solving",
+              bar_format="{desc} [{elapsed}]{postfix}") as status:
+        stopped = threading.Event()
+        ticking = threading.Thread(target=_tick, args=(status, stopped), daemon=True)
+        ticking.start()
+        try:
+            yield lambda snapshot: status.set_postfix_str(_status_words(snapshot))
+        finally:
+            stopped.set()
+            ticking.join()
+
+
+def _tick(status: tqdm, stopped: threading.Event) -> None:
+    """Redraw each second, so the clock runs while no bound moves (for minutes, at the frontier)."""
+    while not stopped.wait(1.0):
+        status.refresh()
+
+
+def _status_words(snapshot: dict) -> str:
+    lower, upper = snapshot.get("lower_bound"), snapshot.get("upper_bound")
+    words = [f"bounds {'?' if lower is None else lower}…{'?' if upper is None else upper}"]
+    if snapshot.get("cubes_total"):
+        words.append(f"cubes {snapshot['cubes_done']}/{snapshot['cubes_total']}")
+    if snapshot.get("count_parts_total"):
+        words.append(f"count parts {snapshot['count_parts_done']}/{snapshot['count_parts_total']}")
+    return ", ".join(words)
 
 
 def _count_directory(directory: Path) -> Path:
@@ -157,7 +195,8 @@ def add_solve(commands) -> None:
         help="a provably optimal placement: domination or independence",
         description="The fewest pieces that dominate a board (or, with --variant independence, the most "
                     "that do not attack each other), with a placement the independent checker verified, how the "
-                    "bound was proved, and the published value beside it.",
+                    "bound was proved, and the published value beside it. On a terminal, a status line on stderr "
+                    "shows the bounds proved and found so far while the solve runs.",
     )
     parser.add_argument("piece", metavar="PIECE", type=str.lower, choices=tuple(p.value for p in Piece),
                         help="one of " + ", ".join(p.value for p in Piece))
