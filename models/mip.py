@@ -26,7 +26,7 @@ from chessdom.models.formulation import formulate
 from chessdom.models.outcome import Outcome, whole_bound
 
 PROOF = "mip: SCIP's branch-and-bound completed"
-BOUND_PROOF = "mip: SCIP's dual bound when the search stopped"
+BOUND_PROOF = "mip: SCIP's dual bound, branch-and-bound not finished"
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 textbook baseline, or frontier rows end to end through ``POST /jobs`` on a default server,
 each against the previous default in the same run.
 
-    python -m chessdom.scripts.bench_models [--cap 120] [--repeats 3] [--engines baseline,cpsat,sat,auto,cubes]
+    python -m chessdom.scripts.bench_models [--cap 120] [--repeats 3] [--engines baseline,cpsat,sat,mip,auto,cubes]
                                    [--families queen-domination,...] [--min-size 12] [--max-size 14] [--workers 2]
     python -m chessdom.scripts.bench_models --rows queen-domination:15 [--rows queen-count:8-14 ...]
                                    [--cap 600] [--against previous|none] [--repeats 1]
@@ -22,7 +22,7 @@ the post to the job's end. The families are those of the backends, ``queen-count
 ``representatives``: the complete list of classes, the published count beside it).
 ``--against previous`` also runs each row the way the previous default did, in the same
 run: the explicit solver ``auto`` chose before it chose by size (SAT for queens, CP-SAT
-for knights) through the same job, and for a count the enumeration checked by plain
+for knights, which ``auto`` now sends to SCIP from 14×14) through the same job, and for a count the enumeration checked by plain
 re-enumeration (in this process). The load average is printed beside each row.
 
 **Scaling** (``--scaling N`` or ``FAMILY:N``): γ(Q_N), or the family's problem on N×N, by
@@ -69,7 +69,7 @@ FAMILIES = {
     "queen-independent": (Piece.QUEEN, Objective.INDEPENDENT_DOMINATION, range(4, 17)),
     "knight-domination": (Piece.KNIGHT, Objective.DOMINATION, range(4, 19)),
 }
-ENGINES = ("baseline", "cpsat", "sat", "auto", "cubes")
+ENGINES = ("baseline", "cpsat", "sat", "mip", "auto", "cubes")
 COUNT_FAMILIES = {
     "queen-count": (Piece.QUEEN, Objective.DOMINATION, {n: published for n, published in enumerate(zip(
         (1, 4, 1, 12, 186, 4, 86, 4860, 114, 8, 2, 8, 288, 4632, 205832),

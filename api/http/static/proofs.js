@@ -8,7 +8,7 @@ const FORMS = [
   [/^cp-sat: search completed$/, "proof_cpsat_complete"],
   [/^cp-sat: bound proved before the time limit$/, "proof_cpsat_bound"],
   [/^mip: SCIP's branch-and-bound completed$/, "proof_mip_complete"],
-  [/^mip: SCIP's dual bound when the search stopped$/, "proof_mip_bound"],
+  [/^mip: SCIP's dual bound, branch-and-bound not finished$/, "proof_mip_bound"],
   [/^sat: no placement of (?<k>\d+) exists, refuted in (?<cubes>\d+) cubes \((?<detail>[^)]*)\)$/, "proof_sat_cubes"],
   [/^sat: no placement of (?<k>\d+) exists \((?<detail>[^)]*)\)$/, "proof_sat_none_of"],
   [/^sat: RC2 MaxSAT proved no placement of (?<k>\d+) exists \((?<detail>[^)]*)\)$/, "proof_sat_maxsat"],
