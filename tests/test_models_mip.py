@@ -7,7 +7,7 @@ import pytest
 
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
 from chessdom.models import choose_backend, solve
-from chessdom.models.mip import PROOF
+from chessdom.models.mip import BOUND_PROOF, PROOF
 
 
 def problem(piece, objective, rows, cols=None):
@@ -54,3 +54,9 @@ def test_auto_sends_knight_domination_to_scip_from_14x14(objective):
 def test_auto_says_why_it_chose_scip():
     result = solve(problem("knight", "domination", 14), time_limit=0.5)
     assert result.solver.params["backend"] == "mip" and "γ(N_17)" in result.solver.params["auto"]
+
+
+def test_scip_stopped_by_its_memory_limit_claims_nothing_it_has_not_proved():
+    result = solve(problem("knight", "domination", 16), solver="mip", memory_limit_mb=1)
+    assert not result.optimal and result.status.value in ("unknown", "feasible")
+    assert result.proof == BOUND_PROOF and (result.lower_bound or 0) <= 40
