@@ -85,9 +85,9 @@ AUTO_RULES = (
     ),
     AutoRule(
         "mip",
-        "knight domination from 14×14: SCIP's branch-and-cut on one core proves γ(N_15) = 36 in 13 s, "
-        "γ(N_16) = 40 in 36 s and γ(N_17) = 46 in 2 minutes, where CP-SAT on two workers takes 82 s, more than "
-        "120 s and more than 15 minutes (i and γt of knights alike; at 13×13 CP-SAT is ahead: 1.9 s against 2.9 s)",
+        "knight domination from 14×14: through a default job SCIP's branch-and-cut on one core proves "
+        "γ(N_15) = 36 in 15 s, γ(N_16) = 40 in 35 s and γ(N_17) = 46 in 103 s, where CP-SAT on two workers takes "
+        "34 s, 92 s and more than 900 s (i and γt of knights alike; at 13×13 CP-SAT is ahead: 1.9 s against 2.9 s)",
         pieces=(Piece.KNIGHT,), objectives=KNIGHT_DOMINATION, from_squares=14 * 14,
     ),
     AutoRule(

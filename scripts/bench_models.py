@@ -72,8 +72,8 @@ FAMILIES = {
 ENGINES = ("baseline", "cpsat", "sat", "mip", "auto", "cubes")
 COUNT_FAMILIES = {
     "queen-count": (Piece.QUEEN, Objective.DOMINATION, {n: published for n, published in enumerate(zip(
-        (1, 4, 1, 12, 186, 4, 86, 4860, 114, 8, 2, 8, 288, 4632, 205832),
-        (1, 1, 1, 3, 37, 1, 13, 638, 21, 1, 1, 1, 41, 588, 25872)), start=1)}),
+        (1, 4, 1, 12, 186, 4, 86, 4860, 114, 8, 2, 8, 288, 4632, 205832, 2968),
+        (1, 1, 1, 3, 37, 1, 13, 638, 21, 1, 1, 1, 41, 588, 25872, 43)), start=1)}),
     "queen-independent-count": (Piece.QUEEN, Objective.INDEPENDENT_DOMINATION, {
         n: (published, None) for n, published in enumerate(
             (1, 4, 1, 16, 16, 120, 8, 728, 92, 8, 2, 840, 24, 436, 10188), start=1)}),
@@ -83,7 +83,8 @@ COUNT_FAMILIES = {
 }
 """The optimal placements and their classes as published (None: not found), for comparison
 only: OEIS A002564 and A002563 (γ(Q_n), read 2024-10-25), A002568 (i(Q_n)), A103315 and
-A006076 (γ(N_n)), read 2026-11-25."""
+A006076 (γ(N_n)), read 2026-11-25. A002563's 43 classes for n = 16 cannot hold A002564's
+2,968 placements (a class has at most 8): the two disagree there."""
 ROW_FAMILIES = (*FAMILIES, *COUNT_FAMILIES)
 PREVIOUS_SOLVER = {"queen-domination": "sat", "queen-independent": "sat", "knight-domination": "cpsat",
                    "queen-count": "sat", "queen-independent-count": "sat", "knight-count": "cpsat"}
