@@ -13,6 +13,7 @@ from chessdom.models import solve
 from chessdom.models.counting import sat_placements
 from chessdom.models.cubes import CubeAnswer, conquer, local_pool, refine, regions, split
 from chessdom.models.cubes.splitting import volume
+from chessdom.models.cubes.stop import FileStop, close_when_done
 from chessdom.models.formulation import formulate
 from chessdom.models.regions import line_budgets
 from cubes_seen import satisfies
@@ -94,6 +95,23 @@ def test_a_cube_that_finds_a_placement_answers_at_once_with_a_checked_one():
     with ThreadPoolExecutor(2) as executor:
         conquest = conquer(split(problem, 5), executor)
     assert conquest.status == "found" and len(conquest.placement) <= 5
+
+
+def test_the_stop_file_outlives_no_cube_that_reads_it(tmp_path):
+    signal, late = FileStop(str(tmp_path / "stop")), Future()
+    signal.set()
+    close_when_done(signal, [late])
+    assert signal.is_set()  # a cube that starts late still sees it
+    late.set_result(None)
+    assert not signal.is_set() and not list(tmp_path.iterdir())
+
+
+def test_a_search_stopped_at_its_first_placement_leaves_no_stop_file(tmp_path, monkeypatch):
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    problem = PlacementProblem(Board.square(9), Piece.QUEEN, Objective.DOMINATION)
+    with ThreadPoolExecutor(2) as executor:
+        assert conquer(split(problem, 5), executor).status == "found"
+    assert not list(tmp_path.iterdir())
 
 
 class FirstCubesRunOverBudget(ThreadPoolExecutor):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from chessdom.chessboard import Square, check_placement
 from chessdom.models.cubes.incremental import solver_for
 from chessdom.models.cubes.splitting import Cube, refine
-from chessdom.models.cubes.stop import StopSignal, stop_signal_for
+from chessdom.models.cubes.stop import StopSignal, close_when_done, stop_signal_for
 from chessdom.processes import WorkerFailed, WorkerPool, available_cores
 from chessdom.processes.killable import run_killable
 from chessdom.processes.pool import POLL_SECONDS
@@ -175,8 +175,7 @@ class _SignalledRun:
         self.signal.set()
         for future in pending:
             future.cancel()
-        if all(future.done() for future in self.cubes):
-            self.signal.close()  # else a cube that started late must still see it
+        close_when_done(self.signal, self.cubes)
 
 
 class _PoolRun:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import os
 import tempfile
+import threading
 import uuid
-from concurrent.futures import Executor
+from collections.abc import Iterable
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 
 
@@ -66,3 +68,24 @@ def stop_signal_for(executor: Executor) -> StopSignal:
     if type(executor).__module__.startswith("distributed"):
         return DaskStop(f"chessdom-stop-{uuid.uuid4().hex}")
     return FileStop(os.path.join(tempfile.gettempdir(), f"chessdom-stop-{uuid.uuid4().hex}"))
+
+
+def close_when_done(signal: StopSignal, futures: Iterable[Future]) -> None:
+    """Close ``signal`` once the last of ``futures`` has finished: at once when none is
+    running, else from the last one's done-callback (a cube that started late must still
+    see the signal set, and a stop file must not outlive the cubes that read it)."""
+    running = [future for future in futures if not future.done()]
+    if not running:
+        signal.close()
+        return
+    left, lock = [len(running)], threading.Lock()
+
+    def one_finished(_future: Future) -> None:
+        with lock:
+            left[0] -= 1
+            last = left[0] == 0
+        if last:
+            signal.close()
+
+    for future in running:
+        future.add_done_callback(one_finished)
