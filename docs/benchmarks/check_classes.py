@@ -35,4 +35,5 @@ for line in open(path):
     assert form not in classes, f"two lines in one class: {line}"
     classes.add(form)
     placements += len(orbit)
-print(f"{len(classes)} classes of dominating placements of {sizes} queens, standing for {placements}")
+print(f"{len(classes)} classes of dominating placements of {sizes} queens,",
+      f"standing for {placements}")
