@@ -33,16 +33,17 @@ BOUND_PROOF = "mip: SCIP's dual bound, branch-and-bound not finished"
 class MipParams:
     """Every SCIP parameter this project sets, in one place: SCIP's defaults otherwise.
 
-    Measured on γ(N_17), one core: the defaults 109–159 s; aggressive separation 176 s;
-    optimality emphasis 227 s; a known cutoff with heuristics off 158 s; symmetry handled
-    by static constraints instead of SCIP's dynamic propagation 289 s, not at all 441 s.
+    Measured on γ(N_17), one core: the defaults 109–125 s (seeds 0, 1, 2); aggressive
+    separation 176 s; optimality emphasis 227 s; a known cutoff with heuristics off 158 s;
+    symmetry handled by static constraints instead of SCIP's dynamic propagation 289 s,
+    not at all 441 s.
     """
 
     show_log: bool = False
     memory_limit_mb: int = 6144
     """SCIP stops (unproved, with what it has) before its tree outgrows this: a third of the
-    24 GiB machine, whose service runs three solves at once. Measured: γ(N_18)'s proof held
-    606 MB after 39 minutes; 64×64 total queen domination took 1.1 GB in 20 s."""
+    24 GiB machine, whose service runs three solves at once. Measured: γ(N_18)'s whole proof
+    peaked at 676 MB; 64×64 total queen domination took 1.1 GB in 20 s."""
 
     def apply(self, model: Model, *, time_limit: float | None, seed: int) -> None:
         if not self.show_log:

@@ -78,12 +78,13 @@ def close_when_done(signal: StopSignal, futures: Iterable[Future]) -> None:
     if not running:
         signal.close()
         return
-    left, lock = [len(running)], threading.Lock()
+    left, lock = len(running), threading.Lock()
 
     def one_finished(_future: Future) -> None:
+        nonlocal left
         with lock:
-            left[0] -= 1
-            last = left[0] == 0
+            left -= 1
+            last = left == 0
         if last:
             signal.close()
 
