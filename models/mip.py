@@ -41,9 +41,10 @@ class MipParams:
 
     show_log: bool = False
     memory_limit_mb: int = 6144
-    """SCIP stops (unproved, with what it has) before its tree outgrows this: a third of the
-    24 GiB machine, whose service runs three solves at once. Measured: γ(N_18)'s whole proof
-    peaked at 676 MB; 64×64 total queen domination took 1.1 GB in 20 s."""
+    """SCIP stops (unproved, with what it has) before its tree outgrows this: a quarter of
+    the 24 GiB machine, so the service's three solves at once leave room for the rest.
+    Measured: γ(N_18)'s whole proof peaked at 676 MB; 64×64 total queen domination took
+    1.1 GB in 20 s."""
 
     def apply(self, model: Model, *, time_limit: float | None, seed: int) -> None:
         if not self.show_log:
