@@ -1,6 +1,6 @@
 """The literal order and cardinality encoding of each certificate, chosen per piece and
-variant by measurement (``scripts/bench_certificates.py --orders``; the figures are on the
-benchmarks page of the docs). The Hilbert order wins wherever it was measured, by 3–14×:
+variant by measurement (``scripts/bench_certificates.py --orders``; the figures are here
+and in the docs' certificate contract page). The Hilbert order wins wherever it was measured, by 3–14×:
 
 - γ(Q_12) ≤ 5, totalizer: row-major 12.8 s and 65 MB, Hilbert 2.7 s and 14 MB;
   γ(Q_11) ≤ 4: 1.7 s / 6.6 MB against 0.5 s / 1.2 MB; seqcounter at n = 11 3.8 s / 17 MB
