@@ -12,7 +12,8 @@ lex-leader enumeration had 40 classes after 300 s, the parts list all 41 in 100 
 the symmetries that keep a part's tuple are broken within it: the part asks SAT for the
 lex-leaders under them and lists their images (:func:`part_placements`). Knights are
 counted in parts by the squares that guard the corners instead, each listed by CP-SAT,
-whose LP bound prunes (:func:`lists_by_lp`). Where a board has too many tuples the one
+whose LP bound prunes (:func:`lists_by_lp`), and from 14×14 class by class by SCIP
+(:func:`lists_by_mip`). Where a board has too many tuples the one
 part is the whole space under lex-leader symmetry breaking
 (:mod:`chessdom.models.symmetry_breaking`), each class found once, by its lex-leader.
 Either way a complete count is checked against itself: the orbits of its classes must
@@ -39,6 +40,7 @@ from chessdom.chessboard import (
 )
 from chessdom.models.cpsat import build_model
 from chessdom.models.formulation import formulate
+from chessdom.models.mip import class_leaders
 from chessdom.models.regions import (
     Counts, RegionOrbits, corner_guards, counts_within, keeping, line_budgets, sort_into, split_counts,
 )
@@ -65,13 +67,15 @@ class Part:
     are the board's quadrants (and middle lines) cut into ``rings`` bands around the
     centre, or for ``by_lp`` parts the squares that guard the corners. ``known`` are placements of the part already listed (by the part it was split
     from): it lists them and, by SAT, the others. ``by_lp`` parts are listed by CP-SAT's
-    LP-pruned enumeration instead (:func:`lists_by_lp`), and are not split."""
+    LP-pruned enumeration instead (:func:`lists_by_lp`), and are not split; a ``by_mip``
+    part is the whole space, its lex-leaders listed by SCIP (:func:`lists_by_mip`)."""
 
     counts: Counts
     weight: int | None
     rings: int = 1
     known: tuple[tuple[Square, ...], ...] = ()
     by_lp: bool = False
+    by_mip: bool = False
 
     @property
     def symmetry_breaking(self) -> bool:
@@ -110,7 +114,10 @@ def split_part(problem: PlacementProblem, part: Part, listed: list[tuple[Square,
 def enumeration_parts(problem: PlacementProblem, value: int) -> list[Part]:
     """One part per orbit of the tuples of region counts adding up to ``value`` pieces:
     together they stand for every placement once; or one lex-leader part when there are
-    more than :data:`MAX_PARTS` tuples."""
+    more than :data:`MAX_PARTS` tuples, or one part of lex-leaders by SCIP
+    (:func:`lists_by_mip`)."""
+    if lists_by_mip(problem):
+        return [Part((), None, by_mip=True)]
     by_lp = lists_by_lp(problem)
     orbits = RegionOrbits(problem.board, corner_guards(problem.board) if by_lp else None)
     sizes = tuple(len(part) for part in orbits.parts)
@@ -137,6 +144,20 @@ def lists_by_lp(problem: PlacementProblem) -> bool:
     return problem.piece is Piece.KNIGHT and problem.objective is Objective.DOMINATION
 
 
+MIP_FROM_SQUARES = 14 * 14
+"""From this many squares knight domination is counted by SCIP (:func:`lists_by_mip`)."""
+
+
+def lists_by_mip(problem: PlacementProblem) -> bool:
+    """Whether a count lists one lex-leader per class by SCIP
+    (:func:`chessdom.models.mip.class_leaders`): knight domination from
+    :data:`MIP_FROM_SQUARES` squares, where SCIP also proves the value. Measured on one
+    core: γ(N_13)'s 152 placements (20 classes) in 25.8 s, CP-SAT's LP parts 23.2 s;
+    γ(N_14)'s 4 in 12.2 s (LP parts 315.7 s); γ(N_16)'s 2 in XXX s (LP parts on two
+    workers 6,311 s). Below, classes are many and small: γ(N_11)'s 100 take 127.6 s (LP parts 7.1 s)."""
+    return lists_by_lp(problem) and problem.board.num_squares >= MIP_FROM_SQUARES
+
+
 class Tally:
     """A count as its parts are listed: the placements they stand for, and their classes
     by canonical form (which is the lex-leader: for placements of one size the greatest
@@ -157,9 +178,11 @@ class Tally:
             self.solutions += part.weight * len(placements)
 
     def count(self, exact: bool, representatives: bool) -> SolutionCount:
-        """The count; a complete one whose classes' orbits do not add up to its placements
-        raises :class:`CountMismatch`."""
+        """The count, each class's leader passed by the independent checker first; a
+        complete one whose classes' orbits do not add up to its placements raises
+        :class:`CountMismatch`. (The checker costs 0.06 ms a placement on 8×8.)"""
         board = self.problem.board
+        check_leaders(self.problem, self.classes)
         if exact and sum(orbit_size(board, leader) for leader in self.classes) != self.solutions:
             raise CountMismatch(f"{self.problem}: {len(self.classes)} classes whose orbits do not add up to "
                                 f"the {self.solutions} placements their parts stand for")
@@ -216,9 +239,7 @@ def count_placements(
 def check_classes(problem: PlacementProblem, leaders, placements) -> None:
     """Raise :class:`CountMismatch` unless ``leaders`` are checked placements, one per class
     of ``placements``, whose orbits add up to ``len(placements)``."""
-    for leader in leaders:
-        if not problem.objective.satisfied_by(check_placement(problem.board, problem.piece, leader)):
-            raise CountMismatch(f"{problem}: representative {square_names(problem.board, leader)} fails the checker")
+    check_leaders(problem, leaders)
     classes = {canonical_form(problem.board, leader) for leader in leaders}
     orbits = {canonical_form(problem.board, placement) for placement in placements}
     covered = sum(orbit_size(problem.board, leader) for leader in leaders)
@@ -227,6 +248,13 @@ def check_classes(problem: PlacementProblem, leaders, placements) -> None:
             f"{problem}: {len(leaders)} representatives in {len(classes)} classes covering {covered} placements, "
             f"but the plain enumeration found {len(placements)} placements in {len(orbits)} classes"
         )
+
+
+def check_leaders(problem: PlacementProblem, leaders) -> None:
+    """Raise :class:`CountMismatch` unless the independent checker passes every placement."""
+    for leader in leaders:
+        if not problem.objective.satisfied_by(check_placement(problem.board, problem.piece, leader)):
+            raise CountMismatch(f"{problem}: representative {square_names(problem.board, leader)} fails the checker")
 
 
 def _left(deadline: float | None) -> float | None:
@@ -270,6 +298,9 @@ def part_placements(
     only, 41.0 s against 40.3 s (152 placements either way)."""
     if part.by_lp:
         yield from lp_placements(problem, value, part.counts)
+        return
+    if part.by_mip:
+        yield from class_leaders(problem, value)
         return
     board = problem.board
     breakable = part.counts and not part.symmetry_breaking

@@ -15,13 +15,13 @@ certificate: ask for one (``certify``) where a checked proof is wanted.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 
 import pyscipopt
 from pyscipopt import SCIP_EVENTTYPE, Eventhdlr, Model, quicksum
 
-from chessdom.chessboard import PlacementProblem
+from chessdom.chessboard import PlacementProblem, Square, canonical_form, images
 from chessdom.models.formulation import formulate
 from chessdom.models.outcome import Outcome, whole_bound
 
@@ -110,6 +110,35 @@ def solve_mip(
     if status == "optimal":
         return Outcome(placement, len(placement), PROOF, **info)
     return Outcome(placement, whole_bound(problem, model.getDualbound()), BOUND_PROOF, **info)
+
+
+def class_leaders(
+    problem: PlacementProblem, value: int, *, params: MipParams = MipParams()
+) -> Iterator[tuple[Square, ...]]:
+    """One placement of exactly ``value`` pieces per symmetry class, each its lex-leader
+    (:func:`chessdom.chessboard.canonical_form`), until SCIP proves no other class exists.
+
+    SCIP finds a placement; a row per image of it (at most ``value - 1`` of its squares
+    occupied) forbids its whole class, and SCIP searches again. The rows come an orbit at a
+    time, so every search is of a model the board's symmetries keep, which SCIP's symmetry
+    handling needs to stay sound. Measured on one core: γ(N_14)'s 4 placements (1 class)
+    in 12 s where CP-SAT's LP parts took 316 s; γ(N_11)'s 800 (100 classes, 100 searches)
+    in 128 s where they took 7 s — hence SCIP only from 14×14 (docs/benchmarks)."""
+    model, occupied = build_model(problem)
+    model.addCons(quicksum(occupied) == value)
+    params.apply(model, time_limit=None, seed=0)
+    while True:
+        model.optimize()
+        status = model.getStatus()
+        if status == "infeasible":
+            return
+        if status != "optimal":
+            raise RuntimeError(f"SCIP's search for another class of {problem} ended with status {status}")
+        placement = _placement(model, occupied, model.getBestSol())
+        yield canonical_form(problem.board, placement)
+        model.freeTransform()
+        for image in set(images(problem.board, placement)):
+            model.addCons(quicksum(occupied[s] for s in image) <= value - 1)
 
 
 class _Progress(Eventhdlr):

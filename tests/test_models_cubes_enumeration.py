@@ -71,6 +71,32 @@ def test_knight_counts_are_listed_by_lp_in_parts_split_on_the_corner_guards():
     assert not any(part.by_lp for part in queens)
 
 
+def test_knight_counts_from_14x14_are_one_part_of_lex_leaders_listed_by_scip():
+    big = PlacementProblem(Board(14, 14), Piece.KNIGHT, Objective.DOMINATION)
+    assert [(part.counts, part.weight, part.by_mip) for part in enumeration_parts(big, 32)] == [((), None, True)]
+    smaller = PlacementProblem(Board(13, 14), Piece.KNIGHT, Objective.DOMINATION)
+    assert not any(part.by_mip for part in enumeration_parts(smaller, 30))
+
+
+@pytest.mark.parametrize("board, value", [(Board(7, 7), 10), (Board(6, 7), 8)], ids=str)
+def test_a_count_by_scip_equals_the_plain_enumeration(board, value, monkeypatch):
+    problem = PlacementProblem(board, Piece.KNIGHT, Objective.DOMINATION)
+    by_lp = count_placements(problem, value, representatives=True)
+    monkeypatch.setattr(counting, "MIP_FROM_SQUARES", board.num_squares)
+    assert enumeration_parts(problem, value)[0].by_mip
+    assert count_placements(problem, value, representatives=True, check=True) == by_lp
+    with ThreadPoolExecutor(2) as threads:  # as cubes, the one part on one worker
+        assert count_by_cubes(problem, value, threads, representatives=True) == by_lp
+
+
+def test_a_count_whose_representative_fails_the_checker_is_refused():
+    problem = PlacementProblem(Board.square(6), Piece.QUEEN, Objective.DOMINATION)
+    tally = counting.Tally(problem)
+    tally.add(counting.Part((), None), [(0, 1, 2)])  # three queens on one rank miss most of the board
+    with pytest.raises(counting.CountMismatch, match="fails the checker"):
+        tally.count(exact=False, representatives=True)
+
+
 def test_a_board_with_too_many_tuples_is_counted_as_one_part_of_lex_leaders(monkeypatch):
     problem = PlacementProblem(Board(7, 7), Piece.KNIGHT, Objective.DOMINATION)
     by_orbits = count_placements(problem, 10, representatives=True)

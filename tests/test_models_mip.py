@@ -5,9 +5,10 @@ import itertools
 
 import pytest
 
-from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
+from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, canonical_form
 from chessdom.models import choose_backend, solve
-from chessdom.models.mip import BOUND_PROOF, PROOF
+from chessdom.models.counting import sat_placements
+from chessdom.models.mip import BOUND_PROOF, PROOF, class_leaders
 
 
 def problem(piece, objective, rows, cols=None):
@@ -60,3 +61,18 @@ def test_scip_stopped_by_its_memory_limit_claims_nothing_it_has_not_proved():
     result = solve(problem("knight", "domination", 16), solver="mip", memory_limit_mb=1)
     assert not result.optimal and result.status.value in ("unknown", "feasible")
     assert result.proof == BOUND_PROOF and (result.lower_bound or 0) <= 40
+
+
+@pytest.mark.parametrize("piece, objective, rows, cols, value", [
+    ("knight", "domination", 7, 7, 10), ("knight", "domination", 6, 7, 8), ("queen", "domination", 6, 6, 3),
+    ("king", "total_domination", 5, 6, 6), ("queen", "independence", 6, 6, 6)], ids=str)
+def test_scip_lists_one_lex_leader_per_class_of_the_plain_enumeration(piece, objective, rows, cols, value):
+    asked = problem(piece, objective, rows, cols)
+    every = list(sat_placements(asked, value))
+    leaders = list(class_leaders(asked, value))
+    assert len(set(leaders)) == len(leaders) > 0
+    assert set(leaders) == {canonical_form(asked.board, placement) for placement in every}
+
+
+def test_scip_lists_no_class_where_none_exists():
+    assert list(class_leaders(problem("knight", "domination", 8), 11)) == []  # γ(N_8) = 12
