@@ -151,10 +151,11 @@ MIP_FROM_SQUARES = 14 * 14
 def lists_by_mip(problem: PlacementProblem) -> bool:
     """Whether a count lists one lex-leader per class by SCIP
     (:func:`chessdom.models.mip.class_leaders`): knight domination from
-    :data:`MIP_FROM_SQUARES` squares, where SCIP also proves the value. Measured on one
-    core: γ(N_13)'s 152 placements (20 classes) in 25.8 s, CP-SAT's LP parts 23.2 s;
-    γ(N_14)'s 4 in 12.2 s (LP parts 315.7 s); γ(N_16)'s 2 in XXX s (LP parts on two
-    workers 6,311 s). Below, classes are many and small: γ(N_11)'s 100 take 127.6 s (LP parts 7.1 s)."""
+    :data:`MIP_FROM_SQUARES` squares, where SCIP also proves the value. Measured through
+    a default job, value and count, SCIP on one worker against the LP parts on two:
+    γ(N_14)'s 4 placements in 22.2 s (168.0 s), γ(N_15)'s 504 in 63 classes in 1,572 s
+    (2,996 s), γ(N_16)'s 2 in 363 s (6,311 s). Below, one core, classes are many and
+    small: γ(N_11)'s 100 took 127.6 s (7.1 s), γ(N_13)'s 20 took 25.8 s (23.2 s)."""
     return lists_by_lp(problem) and problem.board.num_squares >= MIP_FROM_SQUARES
 
 

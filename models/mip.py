@@ -121,9 +121,8 @@ def class_leaders(
     SCIP finds a placement; a row per image of it (at most ``value - 1`` of its squares
     occupied) forbids its whole class, and SCIP searches again. The rows come an orbit at a
     time, so every search is of a model the board's symmetries keep, which SCIP's symmetry
-    handling needs to stay sound. Measured on one core: γ(N_14)'s 4 placements (1 class)
-    in 12 s where CP-SAT's LP parts took 316 s; γ(N_11)'s 800 (100 classes, 100 searches)
-    in 128 s where they took 7 s — hence SCIP only from 14×14 (docs/benchmarks)."""
+    handling needs to stay sound. Each class costs a search, the last one a proof that
+    none is left: where it pays is :func:`chessdom.models.counting.lists_by_mip`."""
     model, occupied = build_model(problem)
     model.addCons(quicksum(occupied) == value)
     params.apply(model, time_limit=None, seed=0)

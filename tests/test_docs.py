@@ -67,23 +67,24 @@ def test_site_loads_nothing_from_the_network(site):
         assert not remote.search(page.read_text(encoding="utf-8")), page
 
 
-def check_classes(size: int, lines: list[str], tmp_path: Path) -> subprocess.CompletedProcess:
+def check_classes(size: int, lines: list[str], tmp_path: Path, *piece: str) -> subprocess.CompletedProcess:
     placements = tmp_path / "classes.txt"
     placements.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     return subprocess.run([sys.executable, str(ROOT / "docs/benchmarks/check_classes.py"), str(size),
-                           str(placements)], capture_output=True, text=True, timeout=60)
+                           str(placements), *piece], capture_output=True, text=True, timeout=60)
 
 
-def test_the_published_class_checker_agrees_with_the_count_and_refuses_a_class_twice(tmp_path):
+@pytest.mark.parametrize("piece, size, value", [("queen", 7, 4), ("knight", 7, 10), ("knight", 8, 12)])
+def test_the_published_class_checker_agrees_with_the_count_and_refuses_a_class_twice(piece, size, value, tmp_path):
     from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
     from chessdom.models import count_placements
 
-    problem = PlacementProblem(Board.square(7), Piece.QUEEN, Objective.DOMINATION)
-    count = count_placements(problem, 4, representatives=True)
+    problem = PlacementProblem(Board.square(size), Piece(piece), Objective.DOMINATION)
+    count = count_placements(problem, value, representatives=True)
     lines = [" ".join(squares) for squares in count.representatives]
-    checked = check_classes(7, lines, tmp_path)
-    assert checked.stdout.strip() == (f"{count.up_to_symmetry} classes of dominating placements of {{4}} "
-                                      f"queens, standing for {count.solutions}")
-    mirrored = " ".join(f"{chr(ord('a') + 6 - (ord(s[0]) - ord('a')))}{s[1:]}" for s in lines[0].split())
-    assert check_classes(7, [*lines, mirrored], tmp_path).returncode != 0
-    assert check_classes(7, [lines[0].rsplit(" ", 1)[0]], tmp_path).returncode != 0
+    checked = check_classes(size, lines, tmp_path, piece)
+    assert checked.stdout.strip() == (f"{count.up_to_symmetry} classes of dominating placements of {{{value}}} "
+                                      f"{piece}s, standing for {count.solutions}")
+    mirrored = " ".join(f"{chr(ord('a') + size - 1 - (ord(s[0]) - ord('a')))}{s[1:]}" for s in lines[0].split())
+    assert check_classes(size, [*lines, mirrored], tmp_path, piece).returncode != 0
+    assert check_classes(size, [lines[0].rsplit(" ", 1)[0]], tmp_path, piece).returncode != 0
