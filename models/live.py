@@ -33,7 +33,10 @@ class LiveBounds:
                 changed = True
         elif event[0] == "bound" and event[2] is not None:
             bound = self.snapshot["proven_bound"]
-            if bound is None or (event[1] < bound if maximize else event[1] > bound):
+            tighter = bound is None or (event[1] < bound if maximize else event[1] > bound)
+            # The same bound, proved another way: a search that reported its bound as it went
+            # ends on it with its final word ("completed", where it said "not finished").
+            if tighter or (event[1] == bound and event[2] != self.snapshot["proof"]):
                 self.snapshot.update(proven_bound=event[1], proof=event[2])
                 changed = True
         elif event[0] == "cubes":

@@ -53,7 +53,7 @@ def test_a_count_on_workers_reports_its_parts_as_they_are_listed():
         result = solve(problem, executor=executor, count=True, warm_start=0.001, on_progress=snapshots.append)
     parts = [(s["count_parts_done"], s["count_parts_total"]) for s in snapshots if "count_parts_total" in s]
     total = len(enumeration_parts(problem, 5))
-    assert result.count.solutions == 4860 and parts[-1] == (total, total)
+    assert result.count.solutions == 4860 and parts[0] == (0, total) and parts[-1] == (total, total)
     assert [done for done, _ in parts] == sorted(done for done, _ in parts), "the count only goes up"
     assert all(s["lower_bound"] == s["upper_bound"] == 5 for s in snapshots if "count_parts_total" in s)
 
@@ -65,3 +65,12 @@ def test_while_a_count_runs_the_solve_s_proof_is_shown(size, value):
     result = solve(PlacementProblem(Board.square(size), Piece.KNIGHT, Objective.DOMINATION), count=True,
                    on_progress=snapshots.append)
     assert result.count.exact and snapshots[-1]["lower_bound"] == snapshots[-1]["upper_bound"] == value
+
+
+@pytest.mark.parametrize("solver", ["mip", "cpsat", "sat"])
+def test_while_a_count_runs_it_shows_the_proof_the_solve_ended_with(solver):
+    # SCIP reports its dual bound at 12 as "not finished" before it ends on the same bound.
+    snapshots = []
+    result = solve(PlacementProblem(Board.square(8), Piece.KNIGHT, Objective.DOMINATION), solver=solver, count=True,
+                   on_progress=snapshots.append)
+    assert result.optimal and snapshots[-1]["proof"] == result.proof

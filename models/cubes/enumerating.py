@@ -52,12 +52,14 @@ def enumerate_by_cubes(
     into a :class:`~chessdom.models.counting.Tally`, and whether the tally is complete
     (false when ``time_limit`` cut it short). A part still running after ``budget``
     seconds is split and its pieces listed instead. ``on_progress(done, total)`` is called
-    as parts finish (``total`` grows as parts are split)."""
+    when the parts are submitted and as they finish (``total`` grows as parts are split)."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
     listing = _Listing(problem, value, executor, deadline, budget)
     for part in enumeration_parts(problem, value):
         listing.submit(part)
     tally, exact, done = Tally(problem), True, 0
+    if on_progress is not None:  # at once: one part of SCIP's may list for an hour
+        on_progress(done, listing.total)
     try:
         while listing.pending:
             remaining = None if deadline is None else deadline - time.monotonic()
