@@ -238,9 +238,9 @@ def count_placements(
 
 
 def check_classes(problem: PlacementProblem, leaders, placements) -> None:
-    """Raise :class:`CountMismatch` unless ``leaders`` are checked placements, one per class
-    of ``placements``, whose orbits add up to ``len(placements)``."""
-    check_leaders(problem, leaders)
+    """Raise :class:`CountMismatch` unless ``leaders`` (which :meth:`Tally.count` puts
+    through the checker, :func:`check_leaders`) are one per class of ``placements`` and
+    their orbits add up to ``len(placements)``."""
     classes = {canonical_form(problem.board, leader) for leader in leaders}
     orbits = {canonical_form(problem.board, placement) for placement in placements}
     covered = sum(orbit_size(problem.board, leader) for leader in leaders)
