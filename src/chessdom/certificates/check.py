@@ -27,7 +27,7 @@ from chessdom.certificates.contract import (
 from chessdom.certificates.cubes import CubeError, bundle_refutations
 from chessdom.certificates.enumeration import EnumerationError, expand
 from chessdom.certificates.formula import rebuild_formula
-from chessdom.certificates.refutation import Refutation, check_refutation
+from chessdom.certificates.refutation import POLICY, REVISION, Refutation, check_refutation
 
 ENGINES = ("native", "python")
 _CHUNK = 1 << 20
@@ -65,7 +65,8 @@ def checker_versions(engine: str = "native") -> dict:
 
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
-    info = {"name": "dratify", "version": dratify.__version__, "engine": engine}
+    info = {"name": "dratify", "version": dratify.__version__, "engine": engine, "policy": POLICY,
+            "revision": REVISION}
     if engine == "native":
         try:
             import cdclkit.native  # noqa: F401 - importing it registers the Rust engine with dratify
