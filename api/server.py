@@ -137,7 +137,11 @@ def is_wildcard(host: str) -> bool:
 
 
 def main(argv: list[str] | None = None, prog: str = "chessdom serve") -> None:
-    defaults = Settings.from_env()
+    try:
+        defaults = Settings.from_env()
+    except ValueError as error:  # a CHESSDOM_* variable the settings refuse
+        print(f"{prog}: error: {error}", file=sys.stderr)
+        sys.exit(2)
     parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"chessdom {version('chessdom')}")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default %(default)s); beyond "

@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from chessdom.certificates.contract import MAX_PROOF_BYTES as CONTRACT_MAX_PROOF_BYTES
 from chessdom.models.certificates import MAX_PROOF_BYTES
 from chessdom.processes import available_cores
 
@@ -83,7 +84,13 @@ class Settings:
     max_proof_bytes: int = MAX_PROOF_BYTES
     """The largest DRAT proof a certificate keeps in one file; past it the refutation is
     split into cubes, each under it (checking costs more than linearly in a proof's size,
-    and holds it in memory at 11–15× its size)."""
+    and holds it in memory at 11–15× its size). At most the contract's limit on one proof,
+    or the checker could not read what the service makes."""
+
+    def __post_init__(self) -> None:
+        if not 0 < self.max_proof_bytes <= CONTRACT_MAX_PROOF_BYTES:
+            raise ValueError(f"max_proof_bytes (CHESSDOM_MAX_PROOF_BYTES) must be in 1…{CONTRACT_MAX_PROOF_BYTES}, "
+                             f"the certificate contract's limit on one proof; got {self.max_proof_bytes}")
 
     @classmethod
     def from_env(cls, **overrides) -> Settings:

@@ -4,8 +4,11 @@ It shares no code with the solver. It rebuilds ``formula.cnf`` from the problem 
 the manifest with its own attack rule, literal order and symmetries (:mod:`.formula`,
 :mod:`.enumeration`), compares it byte for byte with the certificate's file, checks every
 file's SHA-256, the witness or the listed placements and the words of the claim, and has
-dratify check the DRAT refutations (:mod:`.refutation`): one proof, or a cube bundle's
-proofs and cover (:mod:`.cubes`), in parallel on any executor (:mod:`.check`).
+dratify check the DRAT refutations, asking it only what it answers soundly
+(:mod:`.refutation`): one proof, or a cube bundle's proofs and cover (:mod:`.cubes`), in
+parallel on any executor (:mod:`.check`). Whatever it reads is bounded by the contract's
+limits before any work is done (:mod:`.manifest`, :mod:`.files`, :mod:`.sources`); what it
+cannot read is :class:`Unreadable`, not a rejection.
 
     python -m chessdom.certificates DIR-or-ARCHIVE-or-URL     # or: chessdom certificate check …
 """
@@ -26,6 +29,7 @@ from chessdom.certificates.contract import (
     enumeration_claim,
     refuted_bound,
 )
+from chessdom.certificates.files import Unreadable
 from chessdom.certificates.formula import rebuild_formula
 
 __all__ = [
@@ -40,6 +44,7 @@ __all__ = [
     "ORDERS",
     "PROOF",
     "CheckerUnavailable",
+    "Unreadable",
     "Verdict",
     "check_certificate",
     "checker_versions",

@@ -5,32 +5,21 @@ any :class:`concurrent.futures.Executor` (a local process pool, a Dask cluster's
 from __future__ import annotations
 
 import hashlib
-import json
 import time
 from concurrent.futures import Executor
 from dataclasses import asdict, dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from chessdom.certificates.contract import (
-    CONTRACT_V1,
-    CONTRACTS,
-    MANIFEST,
-    PROOF,
-    ContractError,
-    claim,
-    enumeration_claim,
-    refuted_bound,
-    validate_problem,
-    witness_problem,
-)
+from chessdom.certificates.contract import ContractError, claim, enumeration_claim, refuted_bound, witness_problem
 from chessdom.certificates.cubes import CubeError, bundle_refutations
 from chessdom.certificates.enumeration import EnumerationError, expand
+from chessdom.certificates.files import FileMismatch, hash_listed
 from chessdom.certificates.formula import rebuild_formula
-from chessdom.certificates.refutation import POLICY, REVISION, Refutation, check_refutation
+from chessdom.certificates.manifest import Manifest, read_manifest
+from chessdom.certificates.refutation import POLICY, REVISION, Refutation, check_refutation, refutation
 
 ENGINES = ("native", "python")
-_CHUNK = 1 << 20
 
 
 class CheckerUnavailable(RuntimeError):
@@ -85,16 +74,6 @@ def _installed(package: str) -> str:
         return "unknown"
 
 
-def file_hash(path: Path) -> tuple[int, str]:
-    digest = hashlib.sha256()
-    size = 0
-    with path.open("rb") as file:
-        while chunk := file.read(_CHUNK):
-            digest.update(chunk)
-            size += len(chunk)
-    return size, digest.hexdigest()
-
-
 def _first_difference(expected: bytes, path: Path) -> str:
     with path.open("rb") as file:
         for number, (want, got) in enumerate(zip(expected.splitlines(), file), start=1):
@@ -104,72 +83,33 @@ def _first_difference(expected: bytes, path: Path) -> str:
 
 
 def check_certificate(directory: str | Path, engine: str = "native", executor: Executor | None = None) -> Verdict:
-    """Check the certificate in ``directory``. Never raises for a bad certificate: the
-    verdict says what failed. The DRAT checks run on ``executor`` when one is given (a cube
-    bundle's in parallel), else here, one after another.
+    """Check the certificate in ``directory``. A certificate that is read and does not hold
+    gets a verdict saying what failed; one that cannot be read (not the contract's shape or
+    within its limits, a file that is not a regular one, a proof that is not text DRAT)
+    raises :class:`~.files.Unreadable`. The DRAT checks run on ``executor`` when one is
+    given (a cube bundle's in parallel), else here, one after another.
 
     Raises CheckerUnavailable when ``engine="native"`` and it is not installed.
     """
     started = time.perf_counter()
     verdict = Verdict(checker=checker_versions(engine))
     try:
-        _check(Path(directory), engine, executor, verdict)
+        manifest = read_manifest(Path(directory))
+        verdict.steps["manifest"] = True
+        context: dict = {"directory": Path(directory), "engine": engine, "executor": executor}
+        steps = (_bound_and_claim, _hashes, _placements, _rebuilt_formula, _witness, _refutations)
+        verdict.ok = all(step(manifest, context, verdict) for step in steps)
     finally:
         verdict.seconds = round(time.perf_counter() - started, 3)
     return verdict
 
 
-@dataclass(frozen=True)
-class _Read:
-    """The manifest's fields the checks rely on."""
-
-    manifest: dict
-    problem: dict
-    objective: str
-    value: int
-    bound: int
-    encoding: str
-    order: str
-    enumeration: dict | None
-
-
-def _read_manifest(directory: Path) -> _Read:
-    manifest = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
-    if manifest.get("contract") not in CONTRACTS:
-        raise ContractError(f"contract must be one of {', '.join(CONTRACTS)}, got {manifest.get('contract')!r}")
-    version_one = manifest["contract"] == CONTRACT_V1
-    if version_one and ({"order", "cubes", "enumeration"} & set(manifest)):
-        raise ContractError(f"{CONTRACT_V1} has no literal order, cubes or enumeration")
-    _, _, _, objective = validate_problem(manifest["problem"])
-    return _Read(manifest, manifest["problem"], objective, manifest["value"], manifest["refuted"]["bound"],
-                 manifest["encoding"], "row-major" if version_one else manifest["order"],
-                 manifest.get("enumeration"))
-
-
-def _check(directory: Path, engine: str, executor: Executor | None, verdict: Verdict) -> None:
-    try:
-        read = _read_manifest(directory)
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        verdict.fail("manifest", f"unreadable: {type(error).__name__}: {error}")
-        return
-    verdict.steps["manifest"] = True
-    steps = (_bound_and_claim, _hashes, _placements, _rebuilt_formula, _witness, _refutations)
-    context: dict = {"directory": directory, "engine": engine, "executor": executor}
-    for step in steps:
-        if not step(read, context, verdict):
-            return
-    verdict.ok = True
-
-
-def _bound_and_claim(read: _Read, context: dict, verdict: Verdict) -> bool:
+def _bound_and_claim(read: Manifest, context: dict, verdict: Verdict) -> bool:
     step = "bound and claim"
     if read.enumeration is not None:
         expected_bound = read.value
-        try:
-            words = enumeration_claim(read.problem, read.value, read.enumeration["solutions"],
-                                      read.enumeration["classes"], len(read.enumeration["symmetries"]))
-        except (KeyError, TypeError):
-            return not verdict.fail(step, "the enumeration needs solutions, classes and symmetries")
+        words = enumeration_claim(read.problem, read.value, read.enumeration["solutions"],
+                                  read.enumeration["classes"], len(read.enumeration["symmetries"]))
     else:
         expected_bound, words = refuted_bound(read.objective, read.value), None
     if read.bound != expected_bound:
@@ -177,51 +117,36 @@ def _bound_and_claim(read: _Read, context: dict, verdict: Verdict) -> bool:
         return not verdict.fail(step, f"refuting {read.bound} does not {what} {read.value} "
                                       f"(that needs {expected_bound})")
     verdict.claim = words or claim(read.problem, read.bound)
-    if read.manifest.get("claim") != verdict.claim:
-        return not verdict.fail(step, f"the manifest says {read.manifest.get('claim')!r}; "
+    if read.raw.get("claim") != verdict.claim:
+        return not verdict.fail(step, f"the manifest says {read.raw.get('claim')!r}; "
                                       f"the refuted formula says {verdict.claim!r}")
     verdict.steps[step] = True
     return True
 
 
-def _hashes(read: _Read, context: dict, verdict: Verdict) -> bool:
-    """Every file the manifest lists has its size and SHA-256; the refutations to check."""
-    directory, manifest = context["directory"], read.manifest
-    try:
-        entries = [("formula", manifest["formula"])]
-        if "cubes" in manifest:
-            cubes = manifest["cubes"]
-            entries += [("cubes", cubes["file"]), ("cover", cubes["cover"])]
-            entries += [(f"cube proof {index + 1}", entry) for index, entry in enumerate(cubes["proofs"])]
-        else:
-            entries.append(("proof", manifest["proof"]))
-        files = {label: (directory / _plain_name(entry["file"]), entry) for label, entry in entries}
-    except (KeyError, TypeError, ValueError) as error:
-        return not verdict.fail("manifest", f"a file entry is malformed: {error}")
-    for path, listed in files.values():
-        step = f"{path.name} hash"
-        if not path.is_file():
-            return not verdict.fail(step, f"{path.name} is missing")
-        size, digest = file_hash(path)
-        if (size, digest) != (listed.get("bytes"), listed.get("sha256")):
-            return not verdict.fail(step, f"{path.name} has {size} bytes and SHA-256 {digest}; the manifest lists "
-                                          f"{listed.get('bytes')} bytes and {listed.get('sha256')}")
-        if "cubes" not in manifest:
+def _hashes(read: Manifest, context: dict, verdict: Verdict) -> bool:
+    """Every file the manifest lists has its size and SHA-256 (read no further than that
+    size); the paths of the refutations to check."""
+    directory, bundle = context["directory"], "cubes" in read.files
+    paths = {label: directory / listed.file for label, listed in read.files.items()}
+    for label, listed in read.files.items():
+        step = f"{listed.file} hash"
+        try:
+            size, digest = hash_listed(paths[label], listed.bytes)
+        except FileMismatch as error:
+            return not verdict.fail(step, str(error))
+        if (size, digest) != (listed.bytes, listed.sha256):
+            return not verdict.fail(step, f"{listed.file} is not the file the manifest lists ({listed.bytes} bytes, "
+                                          f"SHA-256 {listed.sha256[:16]}…)")
+        if not bundle:
             verdict.steps[step] = True
-    if "cubes" in manifest:
-        verdict.steps[f"hashes of {len(files)} files"] = True
-    context["files"] = files
+    if bundle:
+        verdict.steps[f"hashes of {len(paths)} files"] = True
+    context["paths"] = paths
     return True
 
 
-def _plain_name(name) -> str:
-    """A file name inside the directory, never a path out of it."""
-    if not isinstance(name, str) or not name or Path(name).name != name or name in (".", ".."):
-        raise ValueError(f"{name!r} is not a file name")
-    return name
-
-
-def _placements(read: _Read, context: dict, verdict: Verdict) -> bool:
+def _placements(read: Manifest, context: dict, verdict: Verdict) -> bool:
     """An enumeration's placements, expanded from its representatives and checked; they
     are the formula's blocked ones (a certificate of a bound blocks none)."""
     context["blocked"] = ()
@@ -235,11 +160,11 @@ def _placements(read: _Read, context: dict, verdict: Verdict) -> bool:
     return True
 
 
-def _witness(read: _Read, context: dict, verdict: Verdict) -> bool:
+def _witness(read: Manifest, context: dict, verdict: Verdict) -> bool:
     """A certificate of a bound shows a placement achieving it."""
     if read.enumeration is not None:
         return True
-    witness = read.manifest.get("witness", [])
+    witness = read.witness
     reason = witness_problem(read.problem, witness)
     if reason is None and len(witness) != read.value:
         reason = f"the witness has {len(witness)} pieces, not {read.value}"
@@ -249,31 +174,27 @@ def _witness(read: _Read, context: dict, verdict: Verdict) -> bool:
     return True
 
 
-def _rebuilt_formula(read: _Read, context: dict, verdict: Verdict) -> bool:
+def _rebuilt_formula(read: Manifest, context: dict, verdict: Verdict) -> bool:
     step = "rebuilt formula"
     try:
         expected = rebuild_formula(read.problem, read.bound, read.encoding, read.order, context["blocked"])
     except ContractError as error:
         return not verdict.fail(step, str(error))
-    path, listed = context["files"]["formula"]
-    if hashlib.sha256(expected).hexdigest() != listed["sha256"]:
+    if hashlib.sha256(expected).hexdigest() != read.files["formula"].sha256:
         return not verdict.fail(step, "formula.cnf is not the formula of the problem and bound: "
-                                      + _first_difference(expected, path))
+                                      + _first_difference(expected, context["paths"]["formula"]))
     verdict.steps[step] = True
     return True
 
 
-def _refutations(read: _Read, context: dict, verdict: Verdict) -> bool:
-    files = context["files"]
-    formula_path, formula_entry = files["formula"]
-    formula = (str(formula_path), formula_entry["sha256"])
-    if "proof" in files:
-        path, entry = files["proof"]
-        checks = [("DRAT refutation", Refutation(PROOF, *formula, str(path), entry["sha256"]))]
+def _refutations(read: Manifest, context: dict, verdict: Verdict) -> bool:
+    paths = context["paths"]
+    if "proof" in read.files:
+        checks = [("DRAT refutation", refutation("proof", paths, read.files))]
     else:
         try:
-            checks = bundle_refutations(formula, files)
-        except (CubeError, OSError, UnicodeDecodeError) as error:
+            checks = bundle_refutations(paths, read.files)
+        except (CubeError, FileMismatch) as error:
             return not verdict.fail("cubes", str(error))
         verdict.steps["cubes"] = True
     failed = _run_all(checks, context["engine"], context["executor"])

@@ -7,17 +7,25 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 
 from chessdom.certificates.check import ENGINES, CheckerUnavailable, check_certificate
-from chessdom.certificates.sources import SourceError, certificate_directory
+from chessdom.certificates.files import Unreadable
+from chessdom.certificates.sources import Download, certificate_directory
 
 USAGE_ERROR = 2
 REJECTED = 1
 
 LocalPool = Callable[[int], Executor]
+DOWNLOAD_MB = 1024
+"""A compressed archive this large holds far more than any certificate made so far (γ(Q_13)'s
+bundle of 85 proofs is 273 MB unpacked); ``--max-download-mb`` raises it, up to the
+contract's limit on what a certificate's files may take together."""
 
 
 def _positive(text: str) -> int:
@@ -42,6 +50,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="check a cube bundle's proofs on this Dask cluster (its workers must see the files: "
                              "this machine or a shared filesystem)")
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    parser.add_argument("--token", default=os.environ.get("CHESSDOM_TOKEN"), metavar="TOKEN",
+                        help="bearer token for a URL on a service with tokens; default $CHESSDOM_TOKEN")
+    parser.add_argument("--max-download-mb", type=_positive, default=DOWNLOAD_MB, metavar="MB",
+                        help="stop downloading a URL's archive past this size; default %(default)s")
 
 
 @contextlib.contextmanager
@@ -65,14 +77,43 @@ def executor_for(args: argparse.Namespace, local_pool: LocalPool) -> Iterator[Ex
         yield None
 
 
+class Terminated(SystemExit):
+    """SIGTERM or SIGHUP, raised where the check stands so that every ``with`` unwinds
+    (the scratch directory of an archive or a download is removed, the pool shut down)."""
+
+
+@contextlib.contextmanager
+def signals_unwind() -> Iterator[None]:
+    """Turn SIGTERM and SIGHUP into :class:`Terminated` for the block (main thread only:
+    elsewhere Python cannot set handlers, and whoever owns the thread owns the signals)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(number, frame):
+        raise Terminated(128 + number)
+
+    previous = {number: signal.signal(number, terminate) for number in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
 def run(args: argparse.Namespace, local_pool: LocalPool = lambda size: ProcessPoolExecutor(size)) -> int:
     """Check and print the verdict: exit status 0 verified, 1 rejected. Raises ValueError
-    for a target that is neither a certificate directory, archive nor fetchable URL, an
+    for a target that cannot be read (not a certificate directory, archive or fetchable URL,
+    or a certificate outside the contract's shape and limits: "cannot read"), an
     unreachable scheduler, or a missing engine."""
+    download = Download(token=args.token, max_bytes=args.max_download_mb * 2**20)
     try:
-        with certificate_directory(args.target) as directory, executor_for(args, local_pool) as executor:
+        with signals_unwind(), certificate_directory(args.target, download) as directory, \
+                executor_for(args, local_pool) as executor:
             verdict = check_certificate(directory, engine=args.engine, executor=executor)
-    except (CheckerUnavailable, SourceError) as error:
+    except Unreadable as error:
+        raise ValueError(f"cannot read {args.target}: {error}") from None
+    except CheckerUnavailable as error:
         raise ValueError(str(error)) from None
     if args.json:
         print(json.dumps(verdict.to_dict()))
@@ -92,10 +133,13 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m chessdom.certificates",
         description="Check a chessdom certificate (a directory, its .tar.gz archive, or the URL the service gave): "
                     "rebuild its formula, check hashes, placements and the DRAT refutations. Exit status 0 "
-                    "verified, 1 rejected, 2 usage.")
+                    "verified, 1 rejected, 2 usage or cannot read.")
     add_arguments(parser)
     try:
         return run(parser.parse_args(argv))
     except ValueError as error:
         print(f"{parser.prog}: error: {error}", file=sys.stderr)
         return USAGE_ERROR
+    except KeyboardInterrupt:
+        print(f"{parser.prog}: interrupted", file=sys.stderr)
+        return 130

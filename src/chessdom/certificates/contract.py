@@ -30,6 +30,22 @@ PIECES = ("queen", "rook", "bishop", "knight", "king")
 OBJECTIVES = ("domination", "independent_domination", "total_domination", "independence")
 ENCODINGS = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "mtotalizer", "kmtotalizer")
 MAX_SIDE = 64
+MAX_SQUARES = 1024
+"""The largest board the contract covers (the maker certifies none larger): rebuilding its
+formula costs at most about a second and 200 MB (measured, the totalizer on 32×32 boards),
+where a 64×64 manifest cost 26 s and 2.8 GB before the check could say no."""
+MAX_MANIFEST_BYTES = 16 * 2**20
+"""A manifest lists at most this much: the 25,872 classes of γ(Q_15) take about 1.3 MB."""
+MAX_FORMULA_BYTES = 32 * 2**20
+"""Larger than any formula of a board within MAX_SQUARES, blocked placements included."""
+MAX_PROOF_BYTES = 64 * 2**20
+"""One proof file, at most: dratify holds a proof in memory at 11–21× its size, so a check
+stays under about 1.4 GB. The maker keeps each proof under 32 MiB and splits past it."""
+MAX_CERTIFICATE_BYTES = 4 * 2**30
+"""Every file the manifest lists, together: what unpacking or downloading may write."""
+MAX_CUBES = 100_000
+MAX_ENUMERATED = 10_000_000
+"""Solutions or classes an enumeration may claim (γ(Q_15) has 205,832 placements)."""
 
 _PLURALS = {piece: piece + "s" for piece in PIECES}
 

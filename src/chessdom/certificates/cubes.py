@@ -9,19 +9,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from chessdom.certificates.refutation import Refutation
-
-MAX_CUBES = 100_000
+from chessdom.certificates.contract import MAX_CUBES
+from chessdom.certificates.files import read_listed
+from chessdom.certificates.refutation import Refutation, refutation
 
 
 class CubeError(ValueError):
     """A malformed cube file, or proofs that do not match its cubes."""
 
 
-def read_cubes(path: Path, variables: int) -> list[tuple[int, ...]]:
+def read_cubes(text: bytes, variables: int) -> list[tuple[int, ...]]:
     """The cubes of ``cubes.txt``; raises CubeError for anything else."""
     cubes = []
-    for number, line in enumerate(path.read_text(encoding="ascii").splitlines(), start=1):
+    try:
+        lines = text.decode("ascii").splitlines()
+    except UnicodeDecodeError:
+        raise CubeError("cubes.txt is not ASCII text") from None
+    for number, line in enumerate(lines, start=1):
         try:
             literals = [int(token) for token in line.split()]
         except ValueError:
@@ -45,20 +49,17 @@ def formula_variables(path: Path) -> int:
         return int(file.readline().split()[2])
 
 
-def bundle_refutations(formula: tuple[str, str], files: dict) -> list[tuple[str, Refutation]]:
+def bundle_refutations(paths: dict, files: dict) -> list[tuple[str, Refutation]]:
     """Every refutation a cube bundle needs, with the step it belongs to: one per cube
-    (``files`` maps ``cube proof N`` to its path and manifest entry) and the cover."""
-    cubes = read_cubes(files["cubes"][0], formula_variables(Path(formula[0])))
-    proofs = sorted((label for label in files if label.startswith("cube proof ")), key=lambda s: int(s.split()[-1]))
+    (``files`` maps ``cube proof N`` to its manifest entry, ``paths`` to its path) and the
+    cover. Raises CubeError, or FileMismatch for a cube file changed since it was hashed."""
+    listed = files["cubes"]
+    cubes = read_cubes(read_listed(paths["cubes"], listed.bytes, listed.sha256), formula_variables(paths["formula"]))
+    proofs = [label for label in files if label.startswith("cube proof ")]
     if len(proofs) != len(cubes):
         raise CubeError(f"cubes.txt holds {len(cubes)} cubes; the manifest lists {len(proofs)} cube proofs")
-    checks = []
-    for cube, label in zip(cubes, proofs):
-        path, entry = files[label]
-        units = tuple((literal,) for literal in cube)
-        checks.append(("cube refutations", Refutation(path.name, *formula, str(path), entry["sha256"], units)))
-    cover_path, cover_entry = files["cover"]
+    checks = [("cube refutations", refutation(label, paths, files, tuple((literal,) for literal in cube)))
+              for cube, label in zip(cubes, proofs)]
     negated = tuple(tuple(-literal for literal in cube) for cube in cubes)
-    checks.append(("cover refutation", Refutation(cover_path.name, *formula, str(cover_path),
-                                                  cover_entry["sha256"], negated)))
+    checks.append(("cover refutation", refutation("cover", paths, files, negated)))
     return checks

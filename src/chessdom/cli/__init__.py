@@ -31,7 +31,8 @@ attack rule, literal order and symmetries and compares it byte for byte, checks 
 file's SHA-256, the witness or listed placements and the words of the claim, and has
 dratify check the DRAT refutations (a cube bundle's in parallel with --workers N or
 --scheduler tcp://HOST:PORT).
-Exit status 0: verified; 1: rejected (the first failed step is printed); 2: usage."""
+Exit status 0: verified; 1: rejected (the first failed step is printed); 2: usage, or a
+certificate that cannot be read (malformed, or beyond the contract's limits)."""
 
 
 def _add_certificate(commands) -> None:

@@ -1,0 +1,177 @@
+"""``manifest.json`` read as a hostile author might have written it: at most
+:data:`~.contract.MAX_MANIFEST_BYTES`, from a regular file, every field of the type the
+contract gives it, and the work it asks for — the board, the bound, the cubes, each
+file's declared size — within the contract's limits before any of it is done. Anything
+else is :class:`~.files.Unreadable`: the certificate cannot be read, which is not the same
+as read and rejected (a claim or a proof that does not hold)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from chessdom.certificates.contract import (
+    CONTRACT_V1,
+    CONTRACTS,
+    ENCODINGS,
+    MANIFEST,
+    MAX_CERTIFICATE_BYTES,
+    MAX_CUBES,
+    MAX_ENUMERATED,
+    MAX_FORMULA_BYTES,
+    MAX_MANIFEST_BYTES,
+    MAX_PROOF_BYTES,
+    MAX_SQUARES,
+    ORDERS,
+    ContractError,
+    validate_problem,
+)
+from chessdom.certificates.files import Unreadable, read_capped
+
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A file the manifest lists: its plain name, size and SHA-256."""
+
+    file: str
+    bytes: int
+    sha256: str
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """The manifest's fields the checks rely on, of the contract's types and within its limits."""
+
+    raw: dict
+    problem: dict
+    objective: str
+    value: int
+    bound: int
+    encoding: str
+    order: str
+    witness: list | None
+    enumeration: dict | None
+    files: dict[str, Listed]
+    """``formula``, and ``proof`` or ``cubes``, ``cover`` and ``cube proof N``."""
+
+
+def read_manifest(directory: Path) -> Manifest:
+    """The manifest of the certificate in ``directory``; raises Unreadable."""
+    data = read_capped(directory / MANIFEST, MAX_MANIFEST_BYTES)
+    try:
+        raw = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
+        raise Unreadable(f"{MANIFEST} is not JSON: {str(error)[:120]}") from None
+    try:
+        return _typed(raw)
+    except ContractError as error:
+        raise Unreadable(f"{MANIFEST}: {error}") from None
+
+
+def _typed(raw) -> Manifest:
+    if not isinstance(raw, dict):
+        raise ContractError("must be a JSON object")
+    if raw.get("contract") not in CONTRACTS:
+        raise ContractError(f"contract must be one of {', '.join(CONTRACTS)}, got {_short(raw.get('contract'))}")
+    version_one = raw["contract"] == CONTRACT_V1
+    if version_one and ({"order", "cubes", "enumeration"} & set(raw)):
+        raise ContractError(f"{CONTRACT_V1} has no literal order, cubes or enumeration")
+    rows, cols, _, objective = validate_problem(_field(raw, "problem", dict))
+    if rows * cols > MAX_SQUARES:
+        raise ContractError(f"the contract covers boards of at most {MAX_SQUARES} squares, not {rows}×{cols}")
+    squares = rows * cols
+    value = _integer(raw, "value", squares)
+    bound = _integer(_field(raw, "refuted", dict), "bound", squares, "refuted.bound")
+    encoding = _choice(raw, "encoding", ENCODINGS)
+    order = "row-major" if version_one else _choice(raw, "order", ORDERS)
+    enumeration = _enumeration(raw["enumeration"]) if "enumeration" in raw else None
+    witness = None if enumeration is not None else _names(_field(raw, "witness", list), "witness")
+    _field(raw, "claim", str)
+    return Manifest(raw, raw["problem"], objective, value, bound, encoding, order, witness, enumeration, _files(raw))
+
+
+def _short(value) -> str:
+    return repr(value)[:60]
+
+
+def _field(mapping: dict, name: str, kind: type, label: str | None = None):
+    value = mapping.get(name)
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise ContractError(f"{label or name} must be a JSON {kind.__name__}, got {_short(value)}")
+    return value
+
+
+def _integer(mapping: dict, name: str, most: int, label: str | None = None) -> int:
+    value = _field(mapping, name, int, label)
+    if not 0 <= value <= most:
+        raise ContractError(f"{label or name} must be in 0…{most}, got {value}")
+    return value
+
+
+def _choice(mapping: dict, name: str, choices: tuple) -> str:
+    value = _field(mapping, name, str)
+    if value not in choices:
+        raise ContractError(f"{name} must be one of {', '.join(choices)}, got {_short(value)}")
+    return value
+
+
+def _names(values: list, label: str, what: str = "square names") -> list:
+    if not all(isinstance(name, str) and len(name) <= 32 for name in values):
+        raise ContractError(f"{label} must be a list of {what}")
+    return values
+
+
+def _enumeration(enumeration) -> dict:
+    if not isinstance(enumeration, dict):
+        raise ContractError("enumeration must be a JSON object")
+    symmetries = _names(_field(enumeration, "symmetries", list, "enumeration.symmetries"), "enumeration.symmetries",
+                        "symmetry names")
+    representatives = _field(enumeration, "representatives", list, "enumeration.representatives")
+    for index, names in enumerate(representatives):
+        if not isinstance(names, list):
+            raise ContractError(f"enumeration.representatives[{index}] must be a list of square names")
+        _names(names, f"enumeration.representatives[{index}]")
+    # The work of expanding them is bounded by the representatives times the board's own
+    # group (rebuilt from its shape, not read from here); these counts are only compared.
+    _integer(enumeration, "classes", MAX_ENUMERATED, "enumeration.classes")
+    _integer(enumeration, "solutions", MAX_ENUMERATED, "enumeration.solutions")
+    return enumeration
+
+
+def _listed(entry, label: str, most: int) -> Listed:
+    if not isinstance(entry, dict):
+        raise ContractError(f"{label} must be a JSON object with file, bytes and sha256")
+    name = _field(entry, "file", str, f"{label}.file")
+    if not name or Path(name).name != name or name in (".", "..", MANIFEST) or len(name) > 255:
+        raise ContractError(f"{label}.file must be the plain name of a file beside the manifest, got {_short(name)}")
+    size = _integer(entry, "bytes", most, f"{label}.bytes")
+    sha256 = _field(entry, "sha256", str, f"{label}.sha256")
+    if not _SHA256.fullmatch(sha256):
+        raise ContractError(f"{label}.sha256 must be 64 lowercase hex digits")
+    return Listed(name, size, sha256)
+
+
+def _files(raw: dict) -> dict[str, Listed]:
+    files = {"formula": _listed(raw.get("formula"), "formula", MAX_FORMULA_BYTES)}
+    if "cubes" in raw:
+        cubes = _field(raw, "cubes", dict)
+        proofs = _field(cubes, "proofs", list, "cubes.proofs")
+        if not 1 <= len(proofs) <= MAX_CUBES:
+            raise ContractError(f"cubes.proofs must list 1…{MAX_CUBES} proofs, not {len(proofs)}")
+        files["cubes"] = _listed(cubes.get("file"), "cubes.file", MAX_PROOF_BYTES)
+        files["cover"] = _listed(cubes.get("cover"), "cubes.cover", MAX_PROOF_BYTES)
+        for index, entry in enumerate(proofs):
+            files[f"cube proof {index + 1}"] = _listed(entry, f"cubes.proofs[{index}]", MAX_PROOF_BYTES)
+    else:
+        files["proof"] = _listed(raw.get("proof"), "proof", MAX_PROOF_BYTES)
+    names = [listed.file for listed in files.values()]
+    if len(set(names)) != len(names):
+        raise ContractError("every file the manifest lists must have a name of its own")
+    total = sum(listed.bytes for listed in files.values())
+    if total > MAX_CERTIFICATE_BYTES:
+        raise ContractError(f"the files listed take {total} bytes, more than the contract's {MAX_CERTIFICATE_BYTES}")
+    return files
