@@ -3,7 +3,11 @@ a bound or a count (``chessdom certificate check URL`` fetches the archive and d
 all). Files are streamed from the data directory, gzip-compressed on the fly for clients
 that accept it (DRAT text shrinks about 4×), and never read into memory whole; the archive
 is the whole directory as a ``.tar.gz``, written as it is sent. This is the only place
-where a certificate's id becomes URLs (:func:`with_links`)."""
+where a certificate's id becomes URLs (:func:`with_links`).
+
+Nothing of a certificate that a checker of an earlier revision accepted is sent before the
+corrected checker has checked it again (the first download waits for that); one it rejects
+is withdrawn, and its manifest and files answer 410 Gone with the reason."""
 
 from __future__ import annotations
 
@@ -20,7 +24,7 @@ from chessdom.certificates import FORMULA, PROOF
 
 from chessdom.api.http.errors import problem
 from chessdom.api.http.schemas import ProblemDetail
-from chessdom.api.runtime.certificate_store import CertificateStore
+from chessdom.api.runtime.certificate_store import CertificateStore, RecheckUnavailable
 
 CHUNK = 1 << 20
 GZIP_WINDOW = 16 + zlib.MAX_WBITS  # zlib's wbits for a gzip header and trailer
@@ -29,7 +33,8 @@ certificates = APIBlueprint(
     "certificates", __name__, url_prefix="/certificates",
     abp_tags=[Tag(name="certificates", description="Checkable evidence of proven bounds")],
 )
-RESPONSES = {404: ProblemDetail, 422: ProblemDetail}
+RESPONSES = {404: ProblemDetail, 410: ProblemDetail, 422: ProblemDetail, 503: ProblemDetail}
+CHECKER_RETRY_SECONDS = 60
 
 
 class CertificatePath(BaseModel):
@@ -67,6 +72,25 @@ def _not_found(certificate_id: str):
     return problem(404, f"no certificate with id {certificate_id!r}")
 
 
+def _served(certificate_id: str) -> Path | Response:
+    """The certificate's directory, once it may be served (re-checked first if a checker
+    of an earlier revision accepted it), or the problem to answer: 404 when there is none
+    (or it is another token's); 410 Gone when it was withdrawn, since it existed and is
+    kept from readers for good; 503 when the checker cannot run here to re-check it."""
+    store = _store()
+    if not _visible(certificate_id) or store.directory(certificate_id) is None:
+        return _not_found(certificate_id)
+    try:
+        reason = store.recheck(certificate_id)
+    except RecheckUnavailable as error:
+        return problem(503, f"certificate {certificate_id!r} must be checked again before it is served, and the "
+                            f"checker cannot run: {error}", headers={"Retry-After": str(CHECKER_RETRY_SECONDS)},
+                       code="checker_unavailable")
+    if reason is not None:
+        return problem(410, f"certificate {certificate_id!r} was withdrawn: {reason}", code="certificate_withdrawn")
+    return store.directory(certificate_id) or _not_found(certificate_id)  # it may have expired meanwhile
+
+
 def _gzip_chunks(path):
     compressor = zlib.compressobj(6, zlib.DEFLATED, GZIP_WINDOW)
     with path.open("rb") as file:
@@ -76,16 +100,12 @@ def _gzip_chunks(path):
     yield compressor.flush()
 
 
-def _file(certificate_id: str, name: str):
-    directory = _store().directory(certificate_id) if _visible(certificate_id) else None
-    if directory is None:
-        return _not_found(certificate_id)
-    path = directory / name
+def _send(path: Path) -> Response:
     if request.accept_encodings["gzip"]:
         response = Response(_gzip_chunks(path), mimetype="text/plain")
         response.headers["Content-Encoding"] = "gzip"
     else:
-        response = send_file(path, mimetype="text/plain", download_name=name, conditional=False)
+        response = send_file(path, mimetype="text/plain", download_name=path.name, conditional=False)
     response.headers["Vary"] = "Accept-Encoding"
     return response
 
@@ -93,25 +113,32 @@ def _file(certificate_id: str, name: str):
 @certificates.get("/<certificate_id>", responses={200: Manifest, **RESPONSES})
 def manifest(path: CertificatePath):
     """The manifest: problem, refuted bound and claim, encoding, sizes and SHA-256 of both
-    files, the prover, and the independent checker's verdict."""
-    found = _store().manifest(path.certificate_id) if _visible(path.certificate_id) else None
+    files, the prover, and the independent checker's verdict (with ``previous_checker``, the
+    verdict it replaced, when a checker of an earlier revision had accepted it)."""
+    directory = _served(path.certificate_id)
+    if isinstance(directory, Response):
+        return directory
+    found = _store().manifest(path.certificate_id)
     return found if found is not None else _not_found(path.certificate_id)
 
 
 @certificates.get(f"/<certificate_id>/{FORMULA}", responses=RESPONSES)
 def formula(path: CertificatePath):
     """The plain formula in DIMACS, as the contract defines it."""
-    return _file(path.certificate_id, FORMULA)
+    directory = _served(path.certificate_id)
+    return directory if isinstance(directory, Response) else _send(directory / FORMULA)
 
 
 @certificates.get(f"/<certificate_id>/{PROOF}", responses=RESPONSES)
 def proof(path: CertificatePath):
     """The DRAT refutation of the formula, text format (a cube bundle has none: its
     proofs are in the archive)."""
-    directory = _store().directory(path.certificate_id) if _visible(path.certificate_id) else None
-    if directory is not None and not (directory / PROOF).is_file():
+    directory = _served(path.certificate_id)
+    if isinstance(directory, Response):
+        return directory
+    if not (directory / PROOF).is_file():
         return problem(404, f"certificate {path.certificate_id!r} is a cube bundle: download its archive")
-    return _file(path.certificate_id, PROOF)
+    return _send(directory / PROOF)
 
 
 def _tar_gz_chunks(directory: Path, prefix: str):
@@ -139,9 +166,9 @@ def archive(path: CertificatePath):
     """The whole certificate directory as a ``.tar.gz`` (one folder named by the id):
     what ``chessdom certificate check`` downloads, and the only way to fetch a cube
     bundle's proofs."""
-    directory = _store().directory(path.certificate_id) if _visible(path.certificate_id) else None
-    if directory is None:
-        return _not_found(path.certificate_id)
+    directory = _served(path.certificate_id)
+    if isinstance(directory, Response):
+        return directory
     response = Response(_tar_gz_chunks(directory, path.certificate_id), mimetype="application/gzip")
     response.headers["Content-Disposition"] = f'attachment; filename="certificate-{path.certificate_id}.tar.gz"'
     return response
