@@ -135,9 +135,12 @@ def _hashes(read: Manifest, context: dict, verdict: Verdict) -> bool:
             size, digest = hash_listed(paths[label], listed.bytes)
         except FileMismatch as error:
             return not verdict.fail(step, str(error))
-        if (size, digest) != (listed.bytes, listed.sha256):
-            return not verdict.fail(step, f"{listed.file} is not the file the manifest lists ({listed.bytes} bytes, "
-                                          f"SHA-256 {listed.sha256[:16]}…)")
+        if size != listed.bytes:
+            longer = "longer" if size > listed.bytes else "shorter"
+            return not verdict.fail(step, f"{listed.file} is {longer} than the {listed.bytes} bytes the manifest lists")
+        if digest != listed.sha256:
+            return not verdict.fail(step, f"{listed.file} has SHA-256 {digest[:16]}…; the manifest lists "
+                                          f"{listed.sha256[:16]}…")
         if not bundle:
             verdict.steps[step] = True
     if bundle:
