@@ -14,17 +14,20 @@ back to the queue. (A SIGKILL runs no code: then the death signals of
 from __future__ import annotations
 
 import argparse
+import errno
 import ipaddress
 import logging
 import os
 import signal
+import socket
 import sys
+import tempfile
 from dataclasses import replace
 from functools import partial
+from importlib.metadata import version
 from pathlib import Path
 
-from importlib.metadata import version
-
+from gunicorn import util as gunicorn_util
 from gunicorn.app.base import BaseApplication
 
 from chessdom.api.http.app import create_app
@@ -136,20 +139,36 @@ def is_wildcard(host: str) -> bool:
     return host.strip("[]") in ("", "0.0.0.0", "::")
 
 
-def main(argv: list[str] | None = None, prog: str = "chessdom serve") -> None:
+USAGE_ERROR = 2
+MAX_PORT = 65535
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):
+        # One line, not the usage block, as every chessdom command answers a bad argument.
+        self.exit(USAGE_ERROR, f"{self.prog}: error: {message}\n")
+
+
+def _port(text: str) -> int:
     try:
-        defaults = Settings.from_env()
-    except ValueError as error:  # a CHESSDOM_* variable the settings refuse
-        print(f"{prog}: error: {error}", file=sys.stderr)
-        sys.exit(2)
-    parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION)
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1 to {MAX_PORT})") from None
+    if not 1 <= port <= MAX_PORT:
+        raise argparse.ArgumentTypeError(f"must be from 1 to {MAX_PORT}, got {port}")
+    return port
+
+
+def _parser(prog: str, defaults: Settings) -> argparse.ArgumentParser:
+    parser = _Parser(prog=prog, description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"chessdom {version('chessdom')}")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default %(default)s); beyond "
                         "loopback, tokens are required (CHESSDOM_TOKENS or CHESSDOM_TOKENS_FILE)")
-    parser.add_argument("--port", type=int, default=5000, help="port to listen on (default %(default)s)")
+    parser.add_argument("--port", type=_port, default=5000,
+                        help=f"port to listen on, 1 to {MAX_PORT} (default %(default)s)")
     parser.add_argument("--data", type=Path, default=defaults.data_dir, metavar="DIR",
-                        help="directory of the store: jobs, run history, cached optima and certificates "
-                             "(default %(default)s, or CHESSDOM_DATA)")
+                        help="directory of the store, made if need be: jobs, run history, cached optima and "
+                             "certificates (default %(default)s, or CHESSDOM_DATA)")
     parser.add_argument("--workers", type=int, default=2, help="server processes (each runs jobs too)")
     parser.add_argument("--threads", type=int, default=8, help="request threads per server process")
     parser.add_argument(
@@ -158,16 +177,67 @@ def main(argv: list[str] | None = None, prog: str = "chessdom serve") -> None:
     )
     parser.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
                         help="Dask scheduler on which placement jobs run as cube-and-conquer")
+    return parser
+
+
+def _cannot_keep_data(directory: Path) -> str | None:
+    """Why ``directory`` cannot hold the store, or None once it exists and has taken a
+    file (permissions alone do not tell: a read-only mount, a process running as root)."""
+    if directory.exists() and not directory.is_dir():
+        return f"{directory} is not a directory"
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=directory).close()
+    except OSError as error:
+        return f"cannot use {directory} for the store: {error.strerror or error}"
+    return None
+
+
+def _bind_address(host: str, port: int) -> str:
+    """gunicorn's bind string; an IPv6 address goes in brackets, or its last group would be
+    read as the port."""
+    bare = host.strip("[]")
+    return f"[{bare}]:{port}" if ":" in bare else f"{bare}:{port}"
+
+
+def _cannot_listen(address: str) -> str | None:
+    """Why gunicorn could not listen on ``address``, found by binding as it will (its
+    address family, SO_REUSEADDR) before it starts: it would retry five times, a second
+    apart, and then say only that it "can't connect"."""
+    host, port = gunicorn_util.parse_address(address)
+    family = socket.AF_INET6 if gunicorn_util.is_ipv6(host) else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as error:  # socket.gaierror too: a host name that does not resolve
+        advice = "; another program listens there: give another --port" if error.errno == errno.EADDRINUSE else ""
+        return f"cannot listen on {address}: {error.strerror or error}{advice}"
+    return None
+
+
+def main(argv: list[str] | None = None, prog: str = "chessdom serve") -> None:
+    try:
+        defaults = Settings.from_env()
+    except ValueError as error:  # a CHESSDOM_* variable the settings refuse
+        print(f"{prog}: error: {error}", file=sys.stderr)
+        sys.exit(USAGE_ERROR)
+    parser = _parser(prog, defaults)
     args = parser.parse_args(argv)
     if not is_loopback(args.host) and not defaults.tokens:
-        parser.exit(2, f"{prog}: refusing to listen on {args.host} without tokens: anyone who can reach it could "
-                       "read and cancel every job; set CHESSDOM_TOKENS or CHESSDOM_TOKENS_FILE\n")
-
+        parser.exit(USAGE_ERROR, f"{prog}: refusing to listen on {args.host} without tokens: anyone who can reach "
+                                 "it could read and cancel every job; set CHESSDOM_TOKENS or CHESSDOM_TOKENS_FILE\n")
+    if unusable := _cannot_keep_data(args.data):
+        parser.error(f"argument --data: {unusable}")
     lock = DataDirectoryLock(args.data)
     try:
         lock.acquire()  # held, through every forked process, for the server's life
     except DataDirectoryHeld as held:
-        parser.exit(2, f"{prog}: {held}\n")
+        parser.exit(USAGE_ERROR, f"{prog}: {held}\n")
+    # After the lock: a second server on the same directory is named as such, whatever its port.
+    address = _bind_address(args.host, args.port)
+    if unreachable := _cannot_listen(address):
+        parser.error(unreachable)
     # No other server uses the directory: every job still marked running, and every partial
     # certificate, was left by a crash (a job whose solver still lives is left alone).
     requeued = Store(args.data).requeue_running()
@@ -183,7 +253,7 @@ def main(argv: list[str] | None = None, prog: str = "chessdom serve") -> None:
         scheduler=args.scheduler,
     )
     options = {
-        "bind": f"{args.host}:{args.port}",
+        "bind": address,
         "workers": args.workers,
         "worker_class": "chessdom.api.buffering_worker.BufferingThreadWorker",
         "threads": args.threads,
@@ -198,7 +268,6 @@ def main(argv: list[str] | None = None, prog: str = "chessdom serve") -> None:
         Server(settings, options).run()
     except SystemExit as stopped:  # gunicorn's master exits through SystemExit
         _exit_now(stopped.code)
-
 
 
 def _allowed_hosts(host: str, allowed: tuple[str, ...], configured: bool) -> tuple[str, ...]:

@@ -18,6 +18,11 @@ EMPTY_MARK = "."
 BLOCKED_MARK = "#"
 FORBIDDEN_MARK = "x"
 
+LIGHT_SQUARE = "#f0d9b5"
+DARK_SQUARE = "#b58863"
+ATTACKED_TINT = 'fill="#d9534f" fill-opacity="0.35"'
+PATH_COLOUR = "#1f4e79"
+
 
 def _cells(
     board: Board,
@@ -27,9 +32,9 @@ def _cells(
     blocked: Sequence[Square],
     enemies: Sequence[tuple[Piece, Square]],
     forbidden: Sequence[Square],
-) -> tuple[list[str], list[str]]:
+) -> tuple[list[str], list[tuple[str, str]]]:
     """One label per square (a piece letter, an enemy's lower-case letter, a move
-    number, or a mark) and the legend: what each label shown means, most telling first."""
+    number, or a mark) and the legend: each label shown and what it means, most telling first."""
     cells = [EMPTY_MARK] * board.num_squares
     meanings: dict[str, str] = {}
 
@@ -50,12 +55,11 @@ def _cells(
     for step, square in enumerate(path, start=1):
         cells[square] = str(step)
     shown = set(cells)
-    legend = [f"1…{len(path)} the path in move order"] if len(path) else []
-    legend += [f"{label} {meaning}" for label, meaning in reversed(meanings.items()) if label in shown]
+    legend = [(f"1…{len(path)}", "the path in move order")] if len(path) else []
+    legend += [(label, meaning) for label, meaning in reversed(meanings.items()) if label in shown]
     if EMPTY_MARK in shown:
         scenery = len(blocked) + len(enemies) + len(forbidden)
-        empty = "not attacked" if piece is not None else "free" if scenery else "empty"
-        legend.append(f"{EMPTY_MARK} {empty}")
+        legend.append((EMPTY_MARK, "not attacked" if piece is not None else "free" if scenery else "empty"))
     return cells, legend
 
 
@@ -82,7 +86,7 @@ def render_text(
         lines.append(f"{rank + 1:>{rank_width}} " + " ".join(cell.rjust(width) for cell in row))
     files = " ".join(file_name(f).rjust(width) for f in range(board.cols))
     lines.append(" " * (rank_width + 1) + files)
-    lines.append("legend: " + "; ".join(legend))
+    lines.append("legend: " + "; ".join(f"{label} {meaning}" for label, meaning in legend))
     return "\n".join(lines)
 
 
@@ -94,30 +98,32 @@ def render_svg(
     cell: int = 40,
 ) -> str:
     """A standalone SVG fit for a paper: checkered squares, attacked squares tinted,
-    pieces as glyphs, a path as a polyline with move numbers, coordinates on two sides."""
+    pieces as glyphs, a path as a polyline with move numbers, coordinates on two sides,
+    and under the board a legend of what is shown, as :func:`render_text` has."""
     margin = cell // 2 + 6
-    width, height = board.cols * cell + margin, board.rows * cell + margin
     attacked = (
         check_placement(board, piece, squares).attacked.ravel() if piece is not None and squares else None
     )
+    _, legend = _cells(board, piece, squares, path, (), (), ())
+    top = board.rows * cell + margin + cell * 0.2
+    legend_parts, legend_width, legend_height = _svg_legend(legend, piece, margin, top, cell)
+    width, height = margin + max(board.cols * cell, legend_width), top + legend_height
 
     def corner(square: Square) -> tuple[int, int]:
         rank, file = board.coordinates(square)
         return margin + file * cell, (board.rows - 1 - rank) * cell
 
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'width="{width}" height="{height}" font-family="sans-serif">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" '
+        f'width="{width:g}" height="{height:g}" font-family="sans-serif">'
     ]
     for square in board.squares():
         x, y = corner(square)
         light = sum(board.coordinates(square)) % 2 == 1
-        fill = "#f0d9b5" if light else "#b58863"
+        fill = LIGHT_SQUARE if light else DARK_SQUARE
         parts.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}"/>')
         if attacked is not None and attacked[square]:
-            parts.append(
-                f'<rect class="attacked" x="{x}" y="{y}" width="{cell}" height="{cell}" fill="#d9534f" fill-opacity="0.35"/>'
-            )
+            parts.append(f'<rect class="attacked" x="{x}" y="{y}" width="{cell}" height="{cell}" {ATTACKED_TINT}/>')
     if piece is not None:
         for square in squares:
             x, y = corner(square)
@@ -129,12 +135,21 @@ def render_svg(
     if path:
         centres = [(x + cell / 2, y + cell / 2) for x, y in map(corner, path)]
         points = " ".join(f"{x},{y}" for x, y in centres)
-        parts.append(f'<polyline points="{points}" fill="none" stroke="#1f4e79" stroke-width="{cell / 16}"/>')
+        parts.append(f'<polyline points="{points}" fill="none" stroke="{PATH_COLOUR}" stroke-width="{cell / 16}"/>')
         for step, (x, y) in enumerate(centres, start=1):
             parts.append(
                 f'<text class="step" x="{x}" y="{y + cell * 0.12}" font-size="{cell * 0.32}" '
-                f'text-anchor="middle" fill="#1f4e79">{step}</text>'
+                f'text-anchor="middle" fill="{PATH_COLOUR}">{step}</text>'
             )
+    parts += _svg_coordinates(board, margin, cell)
+    parts += legend_parts
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def _svg_coordinates(board: Board, margin: int, cell: int) -> list[str]:
+    """Rank numbers left of the board, file letters under it."""
+    parts = []
     for rank in range(board.rows):
         y = (board.rows - 1 - rank) * cell + cell * 0.6
         parts.append(f'<text x="{margin / 2}" y="{y}" font-size="{cell * 0.3}" text-anchor="middle">{rank + 1}</text>')
@@ -144,5 +159,35 @@ def render_svg(
             f'<text x="{x}" y="{board.rows * cell + margin * 0.7}" font-size="{cell * 0.3}" '
             f'text-anchor="middle">{file_name(file)}</text>'
         )
-    parts.append("</svg>")
-    return "\n".join(parts)
+    return parts
+
+
+def _svg_legend(legend: list[tuple[str, str]], piece: Piece | None, left: float, top: float,
+                cell: int) -> tuple[list[str], float, float]:
+    """The legend, one entry a line: a swatch drawn as the board draws that label, then
+    what it means. Returns the SVG parts and the width and height they take (the width
+    estimated, as SVG cannot measure text: 0.6 em a letter is generous for sans-serif)."""
+    size = cell * 0.3
+    line = size * 1.5
+    parts = ['<g class="legend">']
+    for row, (label, meaning) in enumerate(legend):
+        y = top + row * line
+        parts.append(_swatch(label, piece, left, y, size))
+        parts.append(f'<text x="{left + size * 1.6}" y="{y + size * 0.85}" font-size="{size}">{escape(meaning)}</text>')
+    parts.append("</g>")
+    longest = max((len(meaning) for _, meaning in legend), default=0)
+    return parts, size * 1.6 + longest * size * 0.6, len(legend) * line
+
+
+def _swatch(label: str, piece: Piece | None, x: float, y: float, size: float) -> str:
+    """A small square, glyph or stretch of path standing for ``label``. Squares are drawn
+    as paths: each <rect> of the drawing is a square of the board."""
+    square = f'd="M{x},{y}h{size}v{size}h{-size}z"'
+    if piece is not None and label == PIECE_LETTERS[piece]:
+        return (f'<text x="{x + size / 2}" y="{y + size * 0.9}" font-size="{size * 1.2}" '
+                f'text-anchor="middle">{PIECE_GLYPHS[piece]}</text>')
+    if label == ATTACKED_MARK:
+        return f'<path {square} fill="{LIGHT_SQUARE}"/><path {square} {ATTACKED_TINT}/>'
+    if label == EMPTY_MARK:
+        return f'<path {square} fill="{LIGHT_SQUARE}" stroke="{DARK_SQUARE}" stroke-width="{size / 12}"/>'
+    return f'<path d="M{x},{y + size / 2}h{size}" stroke="{PATH_COLOUR}" stroke-width="{size / 5}"/>'

@@ -12,10 +12,10 @@ pandas DataFrame.
 from __future__ import annotations
 
 import argparse
+import importlib
 import shlex
 import sys
 from pathlib import Path
-
 
 from chessdom.scripts.sweep.executors import DaskExecutor, LocalExecutor
 from chessdom.scripts.sweep.kinds import KINDS, sweep_cells
@@ -98,6 +98,7 @@ def checked(args: argparse.Namespace) -> tuple:
     columns = parse_columns(args.columns, args.kind, kind.METHODS, kind.LAYOUT)
     if args.plot is not None and args.plot.suffix.lower() not in SUFFIXES:
         raise OptionError("plot", f"FILE must end in {', '.join(SUFFIXES)}, not {args.plot.name!r}")
+    _check_extras(args)
     styles = split_list(args.style) if args.style is not None else ()
     if styles and args.plot is None:
         raise OptionError("style", "applies to --plot only")
@@ -115,6 +116,23 @@ def checked(args: argparse.Namespace) -> tuple:
                 raise OptionError(name, f"cannot create the folder {str(path.parent)!r}: {error.strerror}") from None
     # Checked before anything runs: a start off the board, a non-square N-Queens board.
     return options, sweep_cells(options), columns, styles, jobs
+
+
+def _check_extras(args: argparse.Namespace) -> None:
+    """Import what the table and the figure need before the sweep, not after it: a sweep
+    can take hours, and a missing package would then only be named at its end."""
+    needed = []
+    if args.format != "json":
+        needed.append(("format", "pandas", f"{args.format} tables need pandas (--format json does not)"))
+    if args.format == "latex":
+        needed.append(("format", "jinja2", "latex tables need jinja2 (pandas' Styler writes LaTeX through it)"))
+    if args.plot is not None:
+        needed.append(("plot", "matplotlib", "needs matplotlib"))
+    for option, module, why in needed:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            raise OptionError(option, f"{why}: pip install 'chessdom[compare]'") from None
 
 
 def main(argv: list[str] | None = None, prog: str = "chessdom compare") -> int:

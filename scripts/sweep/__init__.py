@@ -38,6 +38,7 @@ def sweep_frame(kind: str, *, data=None, fresh: bool = False, jobs: int = 1, sch
 
     specs = sweep_cells(sweep_options(kind, **options))
     jobs = bounded_integer("jobs", jobs, 1)
+    pd = pandas()  # before the sweep: a missing pandas is named at once, not after an hour
     store = SweepStore(data, versions())
     executor = DaskExecutor(scheduler) if scheduler else LocalExecutor(jobs)
     try:
@@ -47,4 +48,4 @@ def sweep_frame(kind: str, *, data=None, fresh: bool = False, jobs: int = 1, sch
         store.close()
     for spec, error in outcome.failures:
         warnings.warn(f"cell {spec} failed and was left out: {type(error).__name__}: {error}", stacklevel=2)
-    return pandas().DataFrame.from_records(outcome.records)
+    return pd.DataFrame.from_records(outcome.records)

@@ -4,12 +4,12 @@ with a message naming the option."""
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 from chessdom.chessboard import Board, BoardError, Piece, parse_piece
+from chessdom.library import MAX_SEED, check_time_limit
 
 DEFAULT_SIZES = {"domination": "4-8", "tours": "5,6", "paths": "8", "nqueens": "4-10"}
 """Sizes that finish in about a minute on a laptop, so a first run is not a long wait."""
@@ -21,9 +21,6 @@ PARAMETERS = {
     "nqueens": ("time_limit",),
 }
 """The options each kind reads, besides the boards and the seed."""
-
-MAX_SEED = 2**31 - 1
-"""CP-SAT's ``random_seed`` is a 32-bit signed integer."""
 
 _SIZE = re.compile(r"(\d+)|(\d+)\s*-\s*(\d+)|(\d+)\s*[x×]\s*(\d+)")
 
@@ -83,7 +80,7 @@ def sweep_options(kind: str, *, sizes=None, pieces=None, variants=None, starts=N
         pieces=defaults.pieces if pieces is None else parse_pieces(pieces),
         variants=defaults.variants if variants is None else parse_variants(variants),
         starts=None if starts is None else _nonempty("starts", split_list(starts)),
-        time_limit=defaults.time_limit if time_limit is None else positive_number("time_limit", time_limit),
+        time_limit=defaults.time_limit if time_limit is None else seconds("time_limit", time_limit),
         node_limit=defaults.node_limit if node_limit is None else bounded_integer("node_limit", node_limit, 1),
         instances=defaults.instances if instances is None else bounded_integer("instances", instances, 1),
         closed=bool(closed),
@@ -143,14 +140,17 @@ def parse_variants(variants) -> tuple[str, ...]:
     return chosen
 
 
-def positive_number(option: str, value) -> float:
+def seconds(option: str, value) -> float:
+    """A time limit in seconds from text or a number, refused as ``solve_placement`` refuses
+    it: a sweep must not find out cell by cell that its limit is nan, infinite or past a year."""
     try:
         number = float(value)
     except (TypeError, ValueError):
         raise OptionError(option, f"{value!r} is not a number") from None
-    if not (number > 0 and math.isfinite(number)):
-        raise OptionError(option, f"must be a positive number of seconds, got {value!r}")
-    return number
+    try:
+        return check_time_limit(number, option)
+    except ValueError as error:
+        raise OptionError(option, str(error).removeprefix(f"{option}: ")) from None
 
 
 def bounded_integer(option: str, value, minimum: int, maximum: int | None = None) -> int:

@@ -3,15 +3,26 @@ models and searches, with errors that name the argument at fault."""
 
 from __future__ import annotations
 
+import numbers
 import re
 import time
 from collections.abc import Callable
 
-from chessdom.chessboard import PLACEMENT_VARIANTS, Board, BoardError, NQueensResult, Piece, PlacementProblem, PlacementResult
 from chessdom import models, native_search
+from chessdom.chessboard import PLACEMENT_VARIANTS, Board, NQueensResult, Piece, PlacementProblem, PlacementResult
+from chessdom.chessboard.board import MAX_SIDE as BOARD_MAX_SIDE
+from chessdom.native_search.nqueens import MAX_KERNEL_SIZE
 from chessdom.processes import run_killable
 
 NQUEENS_METHODS = ("backtracking", "cpsat")
+
+MAX_TIME_LIMIT = 365 * 24 * 3600
+"""The longest time limit taken, in seconds: a year. ``None`` means no limit at all; a
+finite limit past about 10⁹ s overflows the timers that stop a solver (``setitimer``,
+``threading.TIMEOUT_MAX``), so infinity and such numbers are refused rather than misread."""
+
+MAX_SEED = 2**31 - 1
+"""CP-SAT's ``random_seed`` is a 32-bit signed integer."""
 
 _ROWS_BY_COLS = re.compile(r"\s*(\d+)\s*[x×]\s*(\d+)\s*")
 
@@ -24,28 +35,66 @@ def _choice(argument: str, value, names) -> str:
     return value
 
 
-def parse_board(size: BoardSize, argument: str = "size") -> Board:
+def parse_board(size: BoardSize, argument: str = "size", *, max_side: int = BOARD_MAX_SIDE,
+                limited_by: str | None = None) -> Board:
     """A board from ``8``, ``"8"``, ``(6, 9)`` or ``"6x9"`` (rows × cols), or a Board.
 
-    Raises ValueError naming ``argument`` when the size is malformed or out of range.
+    Raises ValueError naming ``argument`` when the size is malformed or a side is outside
+    1…``max_side``: the board's own limit, or a lower one set by ``limited_by`` (such as
+    ``"the models"``), which a side too large is then told.
     """
+    sides = _sides(size)
+    if sides is None or any(isinstance(side, bool) or not isinstance(side, int) for side in sides):
+        raise ValueError(f"{argument}: {size!r} is not a board size (expected N, (ROWS, COLS) or 'ROWSxCOLS')")
+    rows, cols = sides
+    for name, side in (("rows", rows), ("cols", cols)):
+        if side > max_side and limited_by is not None:
+            given = rows if rows == cols else f"{rows}×{cols}"
+            raise ValueError(f"{argument}: {limited_by} take boards up to {max_side} a side, got size {given}")
+        if not 1 <= side <= max_side:
+            raise ValueError(f"{argument}: {name} must be between 1 and {max_side}, got {side}")
+    return size if isinstance(size, Board) else Board(rows, cols)
+
+
+def _sides(size: BoardSize) -> tuple | None:
+    """(rows, cols) as given, not yet checked; None when ``size`` is no board size at all."""
     if isinstance(size, Board):
+        return size.rows, size.cols
+    if isinstance(size, str):
+        text = size.strip()
+        match = _ROWS_BY_COLS.fullmatch(text)
+        if match:
+            return int(match[1]), int(match[2])
+        return (int(text),) * 2 if re.fullmatch(r"[+-]?\d+", text) else None
+    if isinstance(size, int):
+        return size, size
+    if isinstance(size, tuple) and len(size) == 2:
         return size
-    try:
-        if isinstance(size, str):
-            text = size.strip()
-            match = _ROWS_BY_COLS.fullmatch(text)
-            if match:
-                return Board(int(match[1]), int(match[2]))
-            if re.fullmatch(r"[+-]?\d+", text):
-                return Board.square(int(text))
-        elif isinstance(size, int) and not isinstance(size, bool):
-            return Board.square(size)
-        elif isinstance(size, tuple) and len(size) == 2:
-            return Board(*size)
-    except BoardError as error:
-        raise ValueError(f"{argument}: {error}") from None
-    raise ValueError(f"{argument}: {size!r} is not a board size (expected N, (ROWS, COLS) or 'ROWSxCOLS')")
+    return None
+
+
+def check_time_limit(time_limit, argument: str = "time_limit") -> float | None:
+    """``time_limit`` in seconds, or ``None`` for no limit.
+
+    Raises ValueError naming ``argument`` for anything but a number above 0 and at most
+    :data:`MAX_TIME_LIMIT` (nan and infinity included).
+    """
+    if time_limit is None:
+        return None
+    if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
+        raise ValueError(f"{argument}: {time_limit!r} is not a number of seconds")
+    if not 0 < time_limit <= MAX_TIME_LIMIT:
+        given = f"{time_limit:g}" if isinstance(time_limit, float) else repr(time_limit)
+        raise ValueError(f"{argument}: must be a positive number of seconds, at most {MAX_TIME_LIMIT} (a year), "
+                         f"got {given}")
+    return float(time_limit)
+
+
+def check_seed(seed, argument: str = "seed") -> int:
+    """``seed`` as CP-SAT takes it; raises ValueError naming ``argument`` otherwise."""
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"{argument}: must be a whole number from 0 to {MAX_SEED}, got {seed!r}")
+    return int(seed)
 
 
 def solve_placement(
@@ -74,9 +123,9 @@ def solve_placement(
         pieces, β).
     solver : ``auto`` (the backend measured strongest for the problem), ``cpsat``, ``sat`` or
         ``mip`` (SCIP's branch-and-cut).
-    time_limit : seconds for the whole call; ``None`` for none.
+    time_limit : seconds for the whole call, at most :data:`MAX_TIME_LIMIT`; ``None`` for none.
     count : also count the optimal placements, and up to the board's symmetries.
-    seed : CP-SAT's random seed.
+    seed : CP-SAT's random seed, 0…:data:`MAX_SEED`.
     use_theorems : allow a cited theorem to prove the bound.
     representatives : with ``count``, also one placement per symmetry class.
     executor : a :class:`concurrent.futures.Executor` (a process pool, or a Dask client's
@@ -93,7 +142,8 @@ def solve_placement(
     Raises
     ------
     ValueError naming the argument at fault: an unknown piece, variant or solver, a
-    malformed size or a side outside 1…``models.MAX_SIDE``, a time limit not positive.
+    malformed size or a side outside 1…``models.MAX_SIDE``, a time limit outside
+    (0, :data:`MAX_TIME_LIMIT`], a seed outside 0…:data:`MAX_SEED`.
 
     Example
     -------
@@ -105,11 +155,9 @@ def solve_placement(
     chosen = Piece(_choice("piece", str(piece).strip().lower(), pieces))
     objective = PLACEMENT_VARIANTS[_choice("variant", variant, tuple(PLACEMENT_VARIANTS))]
     _choice("solver", solver, models.SOLVERS)
-    board = parse_board(size)
-    if max(board.rows, board.cols) > models.MAX_SIDE:
-        raise ValueError(f"size: the models take boards up to {models.MAX_SIDE} a side, got the {board}")
-    if time_limit is not None and not time_limit > 0:
-        raise ValueError(f"time_limit: must be positive, got {time_limit!r}")
+    board = parse_board(size, max_side=models.MAX_SIDE, limited_by="the models")
+    time_limit = check_time_limit(time_limit)
+    seed = check_seed(seed)
     problem = PlacementProblem(board, chosen, objective)
     return models.solve(problem, solver=solver, time_limit=time_limit, count=count, seed=seed, use_theorems=use_theorems,
                         representatives=representatives, executor=executor, on_progress=on_progress)
@@ -133,23 +181,20 @@ def solve_nqueens(
         ``cpsat``, which also counts up to symmetry.
     up_to_symmetry : with backtracking and mode ``count``, also count classes under the
         board's eight symmetries.
-    time_limit : seconds, for either method; ``None`` for none. CP-SAT stops itself;
-        backtracking, which cannot be interrupted, runs in a child process killed at the
-        limit. A search the limit stopped returns ``solution`` and ``count`` ``None``.
+    time_limit : seconds, for either method, at most :data:`MAX_TIME_LIMIT`; ``None`` for
+        none. CP-SAT stops itself; backtracking, which cannot be interrupted, runs in a child
+        process killed at the limit. A search the limit stopped returns ``solution`` and
+        ``count`` ``None``.
 
     Raises
     ------
-    ValueError naming the argument at fault.
+    ValueError naming the argument at fault (sizes: :func:`check_nqueens_size`).
     """
     _choice("mode", mode, models.NQUEENS_MODES)
     _choice("method", method, NQUEENS_METHODS)
-    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-        raise ValueError(f"size: must be a positive integer, got {size!r}")
-    if time_limit is not None and not time_limit > 0:
-        raise ValueError(f"time_limit: must be positive, got {time_limit!r}")
+    size = check_nqueens_size(size, mode, method)
+    time_limit = check_time_limit(time_limit)
     if method == "cpsat":
-        if size > models.NQUEENS_MAX_SIZE:
-            raise ValueError(f"size: CP-SAT takes boards up to {models.NQUEENS_MAX_SIZE}, got {size}")
         return models.solve_nqueens(size, mode=mode, time_limit=time_limit)
     if time_limit is None:
         return next(_nqueens_backtracking(size, mode, up_to_symmetry))[0]
@@ -159,6 +204,20 @@ def solve_nqueens(
         return events[0][0]
     return NQueensResult(size=size, method=method, solution=None, count=None, up_to_symmetry=None, nodes=None,
                          wall_time=time.perf_counter() - began, verified=False)
+
+
+def check_nqueens_size(size, mode: str, method: str, argument: str = "size") -> int:
+    """Raises ValueError naming ``argument`` unless ``size`` is a whole number from 1 to
+    the largest board the chosen way of solving takes."""
+    if method == "cpsat":
+        solver, largest = "CP-SAT", models.NQUEENS_MAX_SIZE
+    elif mode == "count":
+        solver, largest = "counting by backtracking", MAX_KERNEL_SIZE
+    else:
+        solver, largest = "backtracking", BOARD_MAX_SIDE
+    if isinstance(size, bool) or not isinstance(size, numbers.Integral) or not 1 <= size <= largest:
+        raise ValueError(f"{argument}: {solver} takes board sizes from 1 to {largest}, got {size!r}")
+    return int(size)
 
 
 def _nqueens_backtracking(size: int, mode: str, up_to_symmetry: bool):

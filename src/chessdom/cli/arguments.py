@@ -8,6 +8,7 @@ import json
 
 from chessdom import library
 from chessdom.chessboard import Board, Piece, parse_square, render_text
+from chessdom.chessboard.board import MAX_SIDE as BOARD_MAX_SIDE
 
 USAGE_ERROR = 2
 # Wider diagrams wrap in a terminal and say nothing; --json still has every square.
@@ -24,34 +25,41 @@ class Parser(argparse.ArgumentParser):
         self.exit(USAGE_ERROR, f"{self.prog}: error: {message}\n")
 
 
-def integer(minimum: int):
+def integer(minimum: int | None = None, maximum: int | None = None):
+    """An int, at least ``minimum`` and at most ``maximum`` where they are given."""
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+            bounds = f"at least {minimum}" if maximum is None else f"from {minimum} to {maximum}"
+            raise argparse.ArgumentTypeError(f"must be {bounds}, got {value}")
         return value
 
     return parse
 
 
-def positive_float(text: str) -> float:
+def time_limit(text: str) -> float:
+    """Seconds, refused as the library refuses them (nan, infinity, past a year)."""
     try:
-        value = float(text)
+        seconds = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
-    return value
-
-
-def board_size(text: str) -> Board:
     try:
-        return library.parse_board(text)
+        return library.check_time_limit(seconds)
     except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error).removeprefix("size: ")) from None
+        raise argparse.ArgumentTypeError(str(error).removeprefix("time_limit: ")) from None
+
+
+def board_size(max_side: int, limited_by: str | None):
+    def parse(text: str) -> Board:
+        try:
+            return library.parse_board(text, max_side=max_side, limited_by=limited_by)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error).removeprefix("size: ")) from None
+
+    return parse
 
 
 def square(board: Board, text: str, argument: str) -> int:
@@ -73,8 +81,9 @@ def enemy(text: str) -> tuple[str, str]:
     return piece.lower(), square
 
 
-def add_board(parser: argparse.ArgumentParser, help: str = "the board: N for N×N, or ROWSxCOLS like 6x9") -> None:
-    parser.add_argument("size", metavar="SIZE", type=board_size, help=help)
+def add_board(parser: argparse.ArgumentParser, max_side: int = BOARD_MAX_SIDE, limited_by: str | None = None) -> None:
+    parser.add_argument("size", metavar="SIZE", type=board_size(max_side, limited_by),
+                        help=f"the board: N for N×N, or ROWSxCOLS like 6x9; sides from 1 to {max_side}")
 
 
 def add_json(parser: argparse.ArgumentParser, endpoint: str) -> None:

@@ -17,9 +17,9 @@ from chessdom.cli.arguments import (
     diagram,
     enemy,
     integer,
-    positive_float,
     print_json,
     square,
+    time_limit,
 )
 
 
@@ -141,6 +141,7 @@ def add_path(commands) -> None:
 
 
 def _nqueens(args: argparse.Namespace) -> int:
+    library.check_nqueens_size(args.size, args.mode, args.method, argument="argument N")
     _within_service_limits(args)
     result = library.solve_nqueens(
         args.size, mode=args.mode, method=args.method, up_to_symmetry=args.up_to_symmetry, time_limit=args.time_limit
@@ -204,14 +205,15 @@ def add_nqueens(commands) -> None:
         description="N queens on an N×N board, no two attacking each other: the first solution, or the "
                     "number of solutions (and of classes under the board's symmetries).",
     )
-    parser.add_argument("size", metavar="N", type=integer(1), help="queens, and the side of the board")
+    # Any integer here: the range depends on --method and --mode, checked once both are known.
+    parser.add_argument("size", metavar="N", type=integer(), help="queens, and the side of the board")
     parser.add_argument("--mode", choices=models.NQUEENS_MODES, default="first",
                         help="first: one solution, or count: every solution; default %(default)s")
     parser.add_argument("--method", choices=library.NQUEENS_METHODS, default="backtracking",
                         help=f"backtracking, or cpsat (N ≤ {models.NQUEENS_MAX_SIZE}); default %(default)s")
     parser.add_argument("--up-to-symmetry", action="store_true",
                         help="with --mode count: also count classes under the board's symmetries")
-    parser.add_argument("--time-limit", type=positive_float, default=None, metavar="S",
+    parser.add_argument("--time-limit", type=time_limit, default=None, metavar="S",
                         help="seconds, for either method (default: none, and then the service's size limits: "
                              f"counts up to N = {native_search.NQUEENS_MAX_COUNT}, plain backtracking up to "
                              f"N = {native_search.NQUEENS_MAX_FIRST})")

@@ -14,13 +14,12 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from chessdom import library, models
-from chessdom.chessboard import PLACEMENT_VARIANTS, Piece
+from chessdom import library, models, native_search
+from chessdom.chessboard import PLACEMENT_VARIANTS, Piece, PlacementProblem
 from chessdom.models.certificates import MAX_PROOF_BYTES
 from chessdom.processes import WorkerPool
 
-from chessdom.cli.arguments import UsageError, add_board, add_json, integer, positive_float, print_json
-
+from chessdom.cli.arguments import UsageError, add_board, add_json, integer, print_json, time_limit
 
 def _solve(args: argparse.Namespace) -> int:
     if args.certify is not None:
@@ -31,7 +30,8 @@ def _solve(args: argparse.Namespace) -> int:
         raise UsageError("argument --representatives: needs --count")
     started = time.monotonic()
     certify = args.certify is not None
-    with _cube_executor(args) as executor, _live_status() as show:
+    problem = PlacementProblem(args.size, Piece(args.piece), PLACEMENT_VARIANTS[args.variant])
+    with _cube_executor(args) as executor, _live_status(problem) as show:
         result = library.solve_placement(
             args.piece,
             args.size,
@@ -71,17 +71,21 @@ def _solve(args: argparse.Namespace) -> int:
 
 
 @contextlib.contextmanager
-def _live_status():
+def _live_status(problem: PlacementProblem):
     """A status line on stderr while the solve runs — the bounds proved and found so far,
     the cubes or count parts done — shown on a terminal only (a long proof otherwise says
     nothing for an hour), and gone when the answer is printed."""
     with tqdm(file=sys.stderr, disable=None, leave=False, desc="solving",
               bar_format="{desc} [{elapsed}]{postfix}") as status:
+        words = StatusWords(problem)
         stopped = threading.Event()
         ticking = threading.Thread(target=_tick, args=(status, stopped), daemon=True)
         ticking.start()
+        if not status.disable:
+            # Beside the solve, not before it: the baseline takes seconds on the largest boards.
+            threading.Thread(target=_show_baseline, args=(status, words), daemon=True).start()
         try:
-            yield lambda snapshot: status.set_postfix_str(_status_words(snapshot))
+            yield lambda snapshot: status.set_postfix_str(words.update(snapshot))
         finally:
             stopped.set()
             ticking.join()
@@ -93,14 +97,56 @@ def _tick(status: tqdm, stopped: threading.Event) -> None:
         status.refresh()
 
 
-def _status_words(snapshot: dict) -> str:
-    lower, upper = snapshot.get("lower_bound"), snapshot.get("upper_bound")
-    words = [f"bounds {'?' if lower is None else lower}…{'?' if upper is None else upper}"]
-    if snapshot.get("cubes_total"):
-        words.append(f"cubes {snapshot['cubes_done']}/{snapshot['cubes_total']}")
-    if snapshot.get("count_parts_total"):
-        words.append(f"count parts {snapshot['count_parts_done']}/{snapshot['count_parts_total']}")
-    return ", ".join(words)
+def _show_baseline(status: tqdm, words: StatusWords) -> None:
+    status.set_postfix_str(words.found_baseline(native_search.greedy_placement(words.problem).value))
+
+
+class StatusWords:
+    """What the status line says. A solver's first placements can fill most of the board
+    (the SAT descent starts from every square: γ(Q13) read 5…130), which bounds nothing; so
+    no placement is shown before the greedy baseline's, found in milliseconds (seconds on
+    the largest boards), and then the better of the two. A bound no tighter than the number
+    of squares is never shown."""
+
+    def __init__(self, problem: PlacementProblem):
+        self.problem = problem
+        self.snapshot: dict = {}
+        self.baseline_known = False
+        self.baseline: int | None = None
+
+    def update(self, snapshot: dict) -> str:
+        self.snapshot = snapshot
+        return str(self)
+
+    def found_baseline(self, value: int | None) -> str:
+        """``value``: the greedy placement's size, or None when it found none."""
+        self.baseline, self.baseline_known = value, True
+        return str(self)
+
+    def __str__(self) -> str:
+        snapshot = self.snapshot
+        lower, upper = snapshot.get("lower_bound"), snapshot.get("upper_bound")
+        if self.problem.objective.maximize:
+            lower = self._found(lower)
+        else:
+            upper = self._found(upper)
+        if upper is not None and upper >= self.problem.board.num_squares:
+            upper = None
+        words = [f"bounds {'?' if lower is None else lower}…{'?' if upper is None else upper}"]
+        if snapshot.get("cubes_total"):
+            words.append(f"cubes {snapshot['cubes_done']}/{snapshot['cubes_total']}")
+        if snapshot.get("count_parts_total"):
+            words.append(f"count parts {snapshot['count_parts_done']}/{snapshot['count_parts_total']}")
+        return ", ".join(words)
+
+    def _found(self, solver_found: int | None) -> int | None:
+        """The size of the best placement found, the solver's or the baseline's."""
+        if not self.baseline_known:
+            return None
+        found = [size for size in (solver_found, self.baseline) if size is not None]
+        if not found:
+            return None
+        return max(found) if self.problem.objective.maximize else min(found)
 
 
 def _count_directory(directory: Path) -> Path:
@@ -200,15 +246,17 @@ def add_solve(commands) -> None:
     )
     parser.add_argument("piece", metavar="PIECE", type=str.lower, choices=tuple(p.value for p in Piece),
                         help="one of " + ", ".join(p.value for p in Piece))
-    add_board(parser)
+    add_board(parser, max_side=models.MAX_SIDE, limited_by="the models")
     parser.add_argument("--variant", choices=tuple(PLACEMENT_VARIANTS), default="plain",
                         help="plain (γ), independent (i) or total (γt) domination, or independence (β); default %(default)s")
     parser.add_argument("--solver", choices=models.SOLVERS, default="auto",
                         help="auto picks the backend measured strongest for the problem; default %(default)s")
-    parser.add_argument("--time-limit", type=positive_float, default=None, metavar="S",
-                        help="seconds for the whole solve (default: none)")
+    parser.add_argument("--time-limit", type=time_limit, default=None, metavar="S",
+                        help=f"seconds for the whole solve, at most {library.MAX_TIME_LIMIT} (a year); "
+                             "default: none")
     parser.add_argument("--count", action="store_true", help="also count the optimal placements, and up to symmetry")
-    parser.add_argument("--seed", type=integer(0), default=0, help="CP-SAT's random seed; default %(default)s")
+    parser.add_argument("--seed", type=integer(0, library.MAX_SEED), default=0,
+                        help=f"CP-SAT's random seed, 0 to {library.MAX_SEED}; default %(default)s")
     parser.add_argument("--use-theorems", action="store_true", help="allow a cited theorem to prove the bound")
     parser.add_argument("--certify", type=Path, metavar="DIR",
                         help="write a certificate of the bound into DIR (new or empty): formula.cnf, manifest.json and "
