@@ -104,7 +104,7 @@ def path_call(request: requests.PathRequest) -> Call:
 
 def verify_call(request: requests.VerifyRequest) -> Call:
     """A check, not a solve: it is not recorded in the run history."""
-    arguments = {"board": request.board, "piece": request.piece, "names": request.squares}
+    arguments = {"board": request.board, "piece": request.piece, "names": request.names}
     return Call(kind="verify", task=tasks.verify, arguments=arguments)
 
 

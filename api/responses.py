@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from chessdom.chessboard import Status
 from chessdom.native_search import PATH_STATUSES, TOUR_STATUSES
@@ -86,7 +86,8 @@ class NQueensResponse(BaseModel):
     up_to_symmetry: int | None
     nodes: int | None
     wall_time: float
-    verified: bool
+    verified: bool | None = Field(description="whether the independent checker accepted the solution; null for "
+                                              "a count by backtracking, which keeps no solution to check")
     trace: list[dict[str, Any]] | None = None
 
 

@@ -128,7 +128,9 @@ class NQueensResult:
     up_to_symmetry: int | None
     nodes: int | None
     wall_time: float
-    verified: bool
+    verified: bool | None
+    """True when the solution passed the independent checker; None when there is no single
+    placement to check (a count by backtracking keeps none of its solutions)."""
 
     def to_dict(self) -> dict:
         data = asdict(self)

@@ -13,9 +13,10 @@ class LiveBounds:
     (checked by the independent checker first), ``lower_bound`` and ``upper_bound`` with
     the ``proof`` of the proven one, ``cubes_done``/``cubes_total`` when split, and
     ``count_parts_done``/``count_parts_total`` while a count lists its parts on workers
-    (which can take far longer than the solve: more than 20 minutes for γ(Q_14))."""
+    (which can take far longer than the solve: more than 20 minutes for γ(Q_14)). Without
+    ``report`` it only keeps them: :meth:`proved` is the best bound proved so far."""
 
-    def __init__(self, problem: PlacementProblem, report: Callable[[dict], None]):
+    def __init__(self, problem: PlacementProblem, report: Callable[[dict], None] | None = None):
         self.problem = problem
         self.report = report
         self.snapshot: dict = {"value": None, "placement": None, "proven_bound": None, "proof": None}
@@ -45,8 +46,13 @@ class LiveBounds:
         elif event[0] == "count parts":
             self.snapshot.update(count_parts_done=event[1], count_parts_total=event[2])
             changed = True
-        if changed:
+        if changed and self.report is not None:
             self.report(self.view())
+
+    def proved(self) -> tuple[int, str] | None:
+        """The best bound proved so far and its proof, or None when none is."""
+        bound = self.snapshot["proven_bound"]
+        return None if bound is None else (bound, self.snapshot["proof"])
 
     def view(self) -> dict:
         """The snapshot with the bounds named as in a result."""

@@ -31,27 +31,32 @@ class PlacementCheckFailed(RuntimeError):
 
 
 def choose_backend(problem: PlacementProblem) -> str:
-    """The backend ``auto`` picks for ``problem`` (see :func:`backend_choice`)."""
-    return backend_choice(problem)[0]
+    """The backend ``auto`` picks for ``problem`` (see :func:`auto_rule`)."""
+    return auto_rule(problem).backend
 
 
-def backend_choice(problem: PlacementProblem) -> tuple[str, str]:
-    """The backend ``auto`` picks — ``sat``, ``cpsat``, ``mip`` or ``cubes`` — by piece, objective
-    and size, and the measurement that picks it (the tables of docs/benchmarks, on 2 cores):
-    the rules of :data:`AUTO_RULES`, the first that applies."""
+def auto_rule(problem: PlacementProblem) -> AutoRule:
+    """The rule by which ``auto`` picks a backend — ``sat``, ``cpsat``, ``mip`` or ``cubes`` —
+    for ``problem`` by piece, objective and size: the first of :data:`AUTO_RULES` that applies."""
     for rule in AUTO_RULES:
         if rule.applies(problem):
-            return rule.backend, rule.why
+            return rule
     raise AssertionError("the last rule applies to every problem")
+
+
+MEASURED_IN = "docs/benchmarks/index.md, on 2 cores"
+"""Where the measurements of :data:`AUTO_RULES` come from."""
 
 
 @dataclass(frozen=True)
 class AutoRule:
     """``backend`` for problems of ``pieces`` and ``objectives`` with at least
-    ``from_squares`` squares (an n×n board has n² of them); ``why`` is the measurement."""
+    ``from_squares`` squares (an n×n board has n² of them); ``name`` names the rule, and
+    ``measured`` is the measurement that chose it."""
 
+    name: str
     backend: str
-    why: str
+    measured: str
     pieces: tuple[Piece, ...] = tuple(Piece)
     objectives: tuple[Objective, ...] = tuple(Objective)
     from_squares: int = 0
@@ -60,38 +65,43 @@ class AutoRule:
         return (problem.piece in self.pieces and problem.objective in self.objectives
                 and problem.board.num_squares >= self.from_squares)
 
+    def reason(self) -> dict:
+        """What an answer's ``solver.params.auto`` says: the rule, the figures that chose
+        it and where they were measured."""
+        return {"rule": self.name, "measured": self.measured, "source": MEASURED_IN}
+
 
 SLIDERS = tuple(piece for piece in Piece if piece.is_slider)
 SLIDER_DOMINATION = (Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION)
 KNIGHT_DOMINATION = (Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION, Objective.TOTAL_DOMINATION)
 AUTO_RULES = (
     AutoRule(
-        "cubes",
+        "cubes-for-queen-domination", "cubes",
         "queen domination from 14×14: cube-and-conquer on one worker proves γ(Q_14) = 8 in 104 s of CPU "
         "where one SAT process takes 265 s (and below 14×14 SAT wins: γ(Q_13) 8.7 s against 24.5 s)",
         pieces=(Piece.QUEEN,), objectives=(Objective.DOMINATION,), from_squares=14 * 14,
     ),
     AutoRule(
-        "cubes",
+        "cubes-for-independent-queen-domination", "cubes",
         "independent queen domination from 12×12: cube-and-conquer on one worker proves i(Q_12) = 7 in 11.1 s "
         "of CPU and i(Q_13) = 7 in 13.9 s, where one SAT process takes 18.3 s and 19.1 s",
         pieces=(Piece.QUEEN,), objectives=(Objective.INDEPENDENT_DOMINATION,), from_squares=12 * 12,
     ),
     AutoRule(
-        "sat",
+        "sat-for-slider-domination", "sat",
         "slider domination: SAT with line variables proves γ(Q_13) = 7 in 9 s and i(Q_11) = 5 in 0.7 s, "
         "where CP-SAT needs minutes",
         pieces=SLIDERS, objectives=SLIDER_DOMINATION,
     ),
     AutoRule(
-        "mip",
+        "mip-for-knight-domination", "mip",
         "knight domination from 14×14: through a default job SCIP's branch-and-cut on one core proves "
         "γ(N_15) = 36 in 15 s, γ(N_16) = 40 in 35 s and γ(N_17) = 46 in 103 s, where CP-SAT on two workers takes "
         "34 s, 92 s and more than 900 s (i and γt of knights alike; at 13×13 CP-SAT is ahead: 1.9 s against 2.9 s)",
         pieces=(Piece.KNIGHT,), objectives=KNIGHT_DOMINATION, from_squares=14 * 14,
     ),
     AutoRule(
-        "cpsat",
+        "cpsat-for-leapers", "cpsat",
         "leaper domination and independence: CP-SAT's LP bound proves γ(N_12) = 24 in 1.2 s "
         "(reduced_costs and max_lp_sym subsolvers), where SAT cubes need more than a minute for γ(N_13)",
     ),
@@ -120,7 +130,7 @@ def solve(
     Parameters
     ----------
     solver: ``"cpsat"``, ``"sat"``, ``"mip"`` (SCIP, :mod:`chessdom.models.mip`) or
-        ``"auto"`` (:func:`backend_choice`: by piece, objective and size, cube-and-conquer
+        ``"auto"`` (:func:`auto_rule`: by piece, objective and size, cube-and-conquer
         for the largest queen boards, SCIP for the largest knight boards).
     time_limit: seconds for the whole call, counting included; ``None`` for no limit.
     count: also count the optimal placements, and up to the board's symmetries
@@ -157,29 +167,29 @@ def solve(
         raise ValueError(f"time_limit must be positive, got {time_limit}")
     started = time.perf_counter()
     theorem = theorem_bound(problem) if use_theorems else None
-    backend, why = _backend(problem, solver, executor, theorem)
-    on_event = LiveBounds(problem, on_progress) if on_progress is not None else None
+    backend, auto = _backend(problem, solver, executor, theorem)
+    # Watched even when nobody asked for progress: a backend stopped by its time limit may
+    # end on less than it proved on the way (the cubes, on their warm start's bounds).
+    live = LiveBounds(problem, on_progress)
     with contextlib.ExitStack() as stack:
         if backend == "cubes" and executor is None:
             executor = stack.enter_context((cube_workers or local_pool)())
         remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - started), 0.01)
-        outcome = _optimise(problem, backend, remaining, seed, theorem, on_event, executor, cube_budget,
-                            backend_options)
+        outcome = _optimise(problem, backend, remaining, seed, theorem, live, executor, cube_budget, backend_options)
+        outcome = _with_proved_bound(problem, outcome, live.proved())
         if theorem is not None:
             outcome = _with_theorem(problem, outcome, theorem.value, theorem.citation)
         _verify(problem, outcome)
-        if why is not None:
-            outcome = replace(outcome, params={**outcome.params, "auto": why})
+        if auto is not None:
+            outcome = replace(outcome, params={**outcome.params, "auto": auto})
         result = _result(problem, outcome, backend, seed, time.perf_counter() - started)
         if count and result.optimal:
-            if on_event is not None:  # the count may outlast the solve many times: show its proof meanwhile
-                on_event(("bound", result.value, result.proof))
+            live(("bound", result.value, result.proof))  # the count may outlast the solve many times: show its proof
             remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - started), 0.01)
             if backend == "cubes" or problem.board.num_squares >= COUNT_ON_WORKERS_FROM:
                 if executor is None:
                     executor = stack.enter_context((cube_workers or local_pool)())
-                parts_listed = None if on_event is None else (
-                    lambda done, total: on_event(("count parts", done, total)))
+                parts_listed = None if on_progress is None else (lambda done, total: live(("count parts", done, total)))
                 counted = count_by_cubes(problem, result.value, executor, time_limit=remaining,
                                          representatives=representatives, on_progress=parts_listed)
             else:
@@ -193,18 +203,19 @@ COUNT_ON_WORKERS_FROM = 13 * 13
 solved: measured on one core, γ(Q_13)'s 63 parts take 100 s, γ(Q_12)'s 16 take 7.3 s
 (less than starting the workers is worth)."""
 
-def _backend(problem: PlacementProblem, solver: str, executor: Executor | None, theorem) -> tuple[str, str | None]:
-    """The backend and, when ``auto`` chose it, why."""
+def _backend(problem: PlacementProblem, solver: str, executor: Executor | None, theorem) -> tuple[str, dict | None]:
+    """The backend and, when ``auto`` chose it, why (:meth:`AutoRule.reason`)."""
     if executor is not None:
         if solver in ("cpsat", "mip") or theorem is not None:
             raise ValueError("cube-and-conquer runs SAT cubes without theorems: use solver 'sat' or 'auto'")
         return "cubes", None
     if solver != "auto":
         return solver, None
-    backend, why = backend_choice(problem)
-    if backend == "cubes" and theorem is not None:  # cubes take no theorem: SAT starts from its bound
-        return "sat", f"{why}; a cited theorem bounds it, and SAT starts from its bound"
-    return backend, why
+    rule = auto_rule(problem)
+    if rule.backend == "cubes" and theorem is not None:
+        return "sat", {**rule.reason(), "override": "a cited theorem bounds the optimum, and cubes take no theorem: "
+                                                    "SAT runs instead, starting from the theorem's bound"}
+    return rule.backend, rule.reason()
 
 
 def _optimise(problem, backend, time_limit, seed, theorem, on_event, executor, cube_budget, backend_options) -> Outcome:
@@ -226,6 +237,17 @@ def _optimise(problem, backend, time_limit, seed, theorem, on_event, executor, c
     return solve_sat(
         problem, time_limit=time_limit, params=SatParams(**backend_options), known_bound=known_bound, on_event=on_event,
     )
+
+
+def _with_proved_bound(problem: PlacementProblem, outcome: Outcome, proved: tuple[int, str] | None) -> Outcome:
+    """``outcome`` with the best bound proved on the way (``proved``: the bound and its
+    proof) where that is tighter than the bound the backend ended with."""
+    if proved is None or outcome.infeasible:
+        return outcome
+    bound, proof = proved
+    if outcome.bound is None or (bound < outcome.bound if problem.objective.maximize else bound > outcome.bound):
+        return replace(outcome, bound=bound, proof=proof)
+    return outcome
 
 
 def _with_theorem(problem: PlacementProblem, outcome: Outcome, bound: int, citation: str) -> Outcome:

@@ -153,7 +153,8 @@ def nqueens_count(n: int, *, up_to_symmetry: bool = False, executor: Executor | 
     each class and weighs it by its orbit size (:func:`nqueens_classes`, which also
     takes the ``executor``), so classes cost nothing extra and no solution is kept.
 
-    ``verified`` is false: a count is not a placement the checker could check.
+    ``verified`` is None: a count names no placement for the checker to check (the
+    kernel keeps no solution), so neither true nor false would say anything of it.
     Raises ValueError for n < 1.
     """
     began = time.perf_counter()
@@ -166,7 +167,7 @@ def nqueens_count(n: int, *, up_to_symmetry: bool = False, executor: Executor | 
         up_to_symmetry=counted.classes if up_to_symmetry else None,
         nodes=counted.nodes,
         wall_time=time.perf_counter() - began,
-        verified=False,
+        verified=None,
     )
 
 

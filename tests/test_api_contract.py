@@ -52,7 +52,7 @@ def test_unknown_fields_are_rejected_by_name(client):
         ({"size": 8, "piece": "pawn", "squares": []}, "piece"),
         ({"size": 8, "piece": "queen", "squares": ["a1", "i9"]}, "squares.1"),
         ({"size": 8, "piece": "queen", "squares": ["a1", "A1"]}, "squares.1"),
-        ({"size": 8, "piece": "queen"}, "squares"),
+        ({"size": 8, "piece": "queen"}, "placement"),
     ],
 )
 def test_invalid_values_are_422_naming_the_field(client, body, field):

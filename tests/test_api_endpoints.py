@@ -77,7 +77,7 @@ def test_n_queens_limits_are_422(client):
     assert too_large.status_code == 422 and too_large.get_json()["code"] == "invalid_field"
     # A stable code and its numbers beside the English text, for clients that translate.
     assert too_large.get_json()["errors"][0] | {"message": None} == {
-        "field": "body", "message": None, "code": "count_size_limit", "params": {"limit": NQUEENS_MAX_COUNT}}
+        "field": "size", "message": None, "code": "count_size_limit", "params": {"limit": NQUEENS_MAX_COUNT}}
     assert client.post("/nqueens", json={"size": 40}).status_code == 422
 
 

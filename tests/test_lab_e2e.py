@@ -368,7 +368,7 @@ def test_the_language_switch_turns_the_whole_page_hungarian(page):
     with page.expect_response(lambda response: response.url.endswith("/nqueens")) as answer:
         page.click("#run")
     assert answer.value.status == 422
-    assert page.inner_text("#solve-message") == "Hiba (422): a megoldások megszámolása legfeljebb 17 méretig lehetséges"
+    assert page.inner_text("#solve-message") == "Hiba (422): Méret: a megoldások megszámolása legfeljebb 17 méretig lehetséges"
     page.reload()
     page.wait_for_selector("body[data-ready=true]")
     assert page.inner_text("#tab-history") == "Mentett idők"

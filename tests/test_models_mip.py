@@ -54,7 +54,9 @@ def test_auto_sends_knight_domination_to_scip_from_14x14(objective):
 
 def test_auto_says_why_it_chose_scip():
     result = solve(problem("knight", "domination", 14), time_limit=0.5)
-    assert result.solver.params["backend"] == "mip" and "γ(N_17)" in result.solver.params["auto"]
+    auto = result.solver.params["auto"]
+    assert result.solver.params["backend"] == "mip" and auto["rule"] == "mip-for-knight-domination"
+    assert "γ(N_17)" in auto["measured"] and auto["source"].startswith("docs/benchmarks")
 
 
 def test_scip_stopped_by_its_memory_limit_claims_nothing_it_has_not_proved():

@@ -112,9 +112,11 @@ def _send(path: Path) -> Response:
 
 @certificates.get("/<certificate_id>", responses={200: Manifest, **RESPONSES})
 def manifest(path: CertificatePath):
-    """The manifest: problem, refuted bound and claim, encoding, sizes and SHA-256 of both
-    files, the prover, and the independent checker's verdict (with ``previous_checker``, the
-    verdict it replaced, when a checker of an earlier revision had accepted it)."""
+    """A certificate's manifest: what it proves, and what to check it with.
+
+    Problem, refuted bound and claim, encoding, sizes and SHA-256 of both files, the prover,
+    and the independent checker's verdict (with `previous_checker`, the verdict it
+    replaced, when a checker of an earlier revision had accepted it)."""
     directory = _served(path.certificate_id)
     if isinstance(directory, Response):
         return directory
@@ -131,8 +133,9 @@ def formula(path: CertificatePath):
 
 @certificates.get(f"/<certificate_id>/{PROOF}", responses=RESPONSES)
 def proof(path: CertificatePath):
-    """The DRAT refutation of the formula, text format (a cube bundle has none: its
-    proofs are in the archive)."""
+    """The DRAT refutation of the formula, in text format.
+
+    A cube bundle has none: its proofs are in the archive."""
     directory = _served(path.certificate_id)
     if isinstance(directory, Response):
         return directory
@@ -163,9 +166,10 @@ def _tar_gz_chunks(directory: Path, prefix: str):
 
 @certificates.get("/<certificate_id>/archive", responses=RESPONSES)
 def archive(path: CertificatePath):
-    """The whole certificate directory as a ``.tar.gz`` (one folder named by the id):
-    what ``chessdom certificate check`` downloads, and the only way to fetch a cube
-    bundle's proofs."""
+    """The whole certificate directory as a gzip-compressed tar archive.
+
+    One folder named by the id: what `chessdom certificate check` downloads, and the only
+    way to fetch a cube bundle's proofs."""
     directory = _served(path.certificate_id)
     if isinstance(directory, Response):
         return directory

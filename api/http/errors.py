@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import difflib
+import typing
 from http import HTTPStatus
 
-from flask import Flask, Response, json
-from pydantic import ValidationError
+from flask import Flask, Response, current_app, json, request
+from pydantic import BaseModel, ValidationError
 from werkzeug.exceptions import HTTPException
 
 from chessdom.api.kinds import KINDS
 from chessdom.api.runtime.calls import FieldError
 from chessdom.api.runtime.service import ClientGone, ServiceBusy, SolveTimedOut
-from chessdom.api.runtime.store import DiskFull, QuotaExceeded
+from chessdom.api.runtime.store import DiskFull, QuotaExceeded, ReadOnly
 
 PROBLEM_TYPE = "about:blank"
 
@@ -50,11 +52,53 @@ def _field_name(location: tuple) -> str:
     return ".".join(str(part) for part in location) or "body"
 
 
+def _request_models() -> dict[str, type[BaseModel]]:
+    """The models this request's view validates with, by name: a validation error names
+    its model only by its title."""
+    view = current_app.view_functions.get(request.endpoint) if request.endpoint else None
+    hints = typing.get_type_hints(view) if view is not None else {}
+    return {hint.__name__: hint for hint in hints.values() if isinstance(hint, type) and issubclass(hint, BaseModel)}
+
+
+def _field_names_at(model: type[BaseModel], location: tuple) -> list[str]:
+    """The fields the object at ``location`` in ``model`` may have, read from its JSON
+    schema through properties, list items and the tags of a tagged union."""
+    schema = model.model_json_schema()
+    definitions = schema.get("$defs", {})
+
+    def resolved(node: dict) -> dict:
+        return definitions.get(node.get("$ref", "").removeprefix("#/$defs/"), node)
+
+    node = resolved(schema)
+    for part in location:
+        tags = node.get("discriminator", {}).get("mapping", {})
+        if isinstance(part, int):
+            node = node.get("items", {})
+        elif part in tags:
+            node = {"$ref": tags[part]}
+        else:
+            node = node.get("properties", {}).get(part, {})
+        node = resolved(node)
+    return list(node.get("properties", {}))
+
+
+def _field_problem(item: dict, model: type[BaseModel] | None) -> dict:
+    """One field's error; a misspelled field also says which it may have meant."""
+    location = tuple(item["loc"])
+    message, params = item["msg"], _plain_params(item.get("ctx"))
+    if item["type"] == "extra_forbidden" and model is not None and location:
+        # 0.7 rather than difflib's 0.6: "colour" is not a slip for "cols".
+        meant = difflib.get_close_matches(str(location[-1]), _field_names_at(model, location[:-1]), n=1, cutoff=0.7)
+        if meant:
+            message, params = f"{message}; did you mean {meant[0]!r}?", {**params, "suggestion": meant[0]}
+    return {"field": _field_name(location), "message": message, "code": item["type"], "params": params}
+
+
 def validation_problem(error: ValidationError) -> Response:
     """422 naming each offending field (flask-openapi3's validation callback)."""
+    model = _request_models().get(error.title)
     errors = [
-        {"field": _field_name(tuple(item["loc"])), "message": item["msg"], "code": item["type"],
-         "params": _plain_params(item.get("ctx"))}
+        _field_problem(item, model)
         for item in error.errors(include_url=False, include_context=True, include_input=False)
     ]
     fields = ", ".join(sorted({e["field"] for e in errors}))
@@ -73,8 +117,10 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(DiskFull)
     def disk_full(error: DiskFull):
-        return problem(507, "the service's disk is full; nothing was stored. Retry later",
-                       headers={"Retry-After": str(DISK_FULL_RETRY_SECONDS)}, code="disk_full")
+        # A read-only data directory is met as a full disk is, but said as what it is.
+        what, code = ("is read-only", "read_only") if isinstance(error, ReadOnly) else ("disk is full", "disk_full")
+        return problem(507, f"the service's data directory {what}; nothing was stored. Retry later",
+                       headers={"Retry-After": str(DISK_FULL_RETRY_SECONDS)}, code=code)
 
     @app.errorhandler(QuotaExceeded)
     def quota_exceeded(error: QuotaExceeded):

@@ -111,7 +111,9 @@ class RunQuery(StrictModel):
 
 class Health(BaseModel):
     status: Literal["ok", "degraded"]
-    store_writable: bool = Field(description="false when the store cannot write: its disk is full")
+    store_writable: bool = Field(description="false when the store cannot write: its disk is full or its directory "
+                                             "read-only")
+    store_problem: str | None = Field(None, description="why the store cannot write (null while it can)")
     version: str
     solver_slots: int
     solvers_busy: int

@@ -6,6 +6,12 @@ was killed (a hang-up, a cancel, a SIGKILL) is known and swept away
 (:meth:`CertificateStore.sweep_partials`). Certificates expire by the service's retention.
 Ids are what the HTTP layer turns into URLs.
 
+All certificates together stay within the service's bound even when many are written at
+once: a writer reserves room before it starts, in its ``.<id>.writing`` file (so that the
+reservation ends with the writer, however it ends), and its certificate is kept only if
+its real size fits beside the others; both steps hold the lock of ``certificates.lock``
+beside the directory.
+
 A certificate that a checker of an earlier soundness revision accepted (revision 1 took
 dratify's own deletion semantics, under which a four-step forgery "refutes" anything) is
 checked again before it is served (:meth:`CertificateStore.recheck`); one the corrected
@@ -33,14 +39,19 @@ from chessdom.models.certificates import (
     make_certificate,
     sweep_partial_directories,
 )
-from chessdom.models.certificates.make import independent_check
+from chessdom.models.certificates.make import PARTIAL, independent_check
 
-from chessdom.api.runtime.locks import hold_lock_file, lock_file_held
+from chessdom.api.runtime.locks import exclusively, hold_lock_file, lock_file_held, release_lock_file
+from chessdom.api.runtime.store import READ_ONLY
 
 _ID = re.compile(r"[0-9a-f]{32}")
 _LOCK_FILE = re.compile(r"\.[0-9a-f]{32}\.(writing|checking)")
+_WRITING_FILE = re.compile(r"\.(?P<id>[0-9a-f]{32})\.writing")
 WRITING = ".writing"
 CHECKING = ".checking"
+LEDGER = "certificates.lock"
+"""In the data directory: held while room for a certificate is reserved, or a written one
+is settled."""
 WITHDRAWN = "withdrawn.json"
 NO_ROOM = (errno.ENOSPC, errno.EDQUOT)
 RECHECK_SECONDS = 300.0
@@ -54,39 +65,111 @@ verdict is a checker that ended without one (status 2, "cannot read", or killed)
 
 
 class RecheckUnavailable(Exception):
-    """The checker cannot run on this server (its native engine is missing): nothing
-    about the certificate was decided, and nothing may be served until it is."""
+    """The checker cannot run on this server (its native engine is missing, or the data
+    directory is read-only so that its verdict could not be kept): nothing about the
+    certificate was decided, and nothing may be served until it is."""
 
 
 class CertificateStore:
     def __init__(self, data_dir: Path, max_proof_bytes: int | None = None):
         self.root = Path(data_dir) / "certificates"
+        self.ledger = Path(data_dir) / LEDGER
         self.max_proof_bytes = max_proof_bytes or MAX_PROOF_BYTES
 
     def make(self, result: PlacementResult, *, time_limit: float | None, enumeration: bool = False,
-             executor: Executor | None = None) -> dict:
+             executor: Executor | None = None, max_total_bytes: int | None = None) -> dict:
         """Certify ``result``'s optimum (with ``enumeration``, its count and classes) under a
         new id: the answer's ``certificate`` (id, claim and the checker's verdict). Cube
-        proofs run on ``executor`` when given. Raises CertificateUnavailable with the reason
-        when there is none (a full disk among them)."""
+        proofs run on ``executor`` when given. With ``max_total_bytes``, all certificates
+        together stay within it however many are made at once (:meth:`_reserve`,
+        :meth:`_settle`). Raises CertificateUnavailable with the reason when there is none:
+        no room within ``max_total_bytes``, a full disk or a read-only one among them."""
         certificate_id = uuid.uuid4().hex
-        self.root.mkdir(parents=True, exist_ok=True)
         writing = self.root / f".{certificate_id}{WRITING}"
-        lock = hold_lock_file(writing)
         try:
-            manifest = make_certificate(result, self.root / certificate_id, time_limit=time_limit,
-                                        max_proof_bytes=self.max_proof_bytes, enumeration=enumeration,
-                                        executor=executor)
+            self.root.mkdir(parents=True, exist_ok=True)
+            lock, reserved = self._reserve(writing, max_total_bytes)
+            try:
+                manifest = make_certificate(result, self.root / certificate_id, time_limit=time_limit,
+                                            max_proof_bytes=self.max_proof_bytes, enumeration=enumeration,
+                                            executor=executor)
+                self._settle(certificate_id, writing, reserved, max_total_bytes)
+            finally:
+                release_lock_file(writing, lock)
         except OSError as error:
             if error.errno in NO_ROOM:
                 raise CertificateUnavailable("no room on the disk to write the certificate") from None
+            if error.errno == errno.EROFS:
+                raise CertificateUnavailable(f"{READ_ONLY}: the certificate could not be written") from None
             raise
-        finally:
-            writing.unlink(missing_ok=True)
-            os.close(lock)
         check = dict(manifest["check"])
         return {"id": certificate_id, "claim": manifest["claim"], "cubes": manifest.get("cubes", {}).get("count"),
                 "checked": check.pop("checked"), "checker": check}
+
+    def _reserve(self, writing: Path, limit: int | None) -> tuple[int, int]:
+        """Hold ``writing``, the lock file of a certificate about to be written, with the
+        bytes reserved for it written in (none without a ``limit``): the most one proof may
+        take, or what is left of ``limit``, whichever is less; the descriptor and the bytes.
+        Raises CertificateUnavailable when nothing is left."""
+        if limit is None:
+            return hold_lock_file(writing), 0
+        with exclusively(self.ledger):
+            kept, reserved = self._usage()
+            left = limit - kept - reserved
+            if left <= 0:
+                raise CertificateUnavailable(_no_room(limit, reserved))
+            # A certificate of one proof takes about its proof's size; a cube bundle may take
+            # more, which _settle then grants only from what is still free.
+            amount = min(left, self.max_proof_bytes)
+            lock = hold_lock_file(writing)
+            try:
+                os.write(lock, str(amount).encode("ascii"))
+            except OSError:
+                release_lock_file(writing, lock)
+                raise
+        return lock, amount
+
+    def _settle(self, certificate_id: str, writing: Path, reserved: int, limit: int | None) -> None:
+        """Keep the certificate just written if, at its real size, it fits within ``limit``
+        beside those kept and the reservations of those still being written: its own
+        reservation then ends and its bytes count as kept, in one step under the ledger's
+        lock. Otherwise remove it and raise CertificateUnavailable saying why."""
+        if limit is None:
+            return
+        with exclusively(self.ledger):
+            size = _bytes_under(self.root / certificate_id)
+            kept, reserved_in_all = self._usage()  # its reservation among them, its bytes not yet
+            left = limit - kept - (reserved_in_all - reserved)
+            if size > left:
+                self.remove(certificate_id)
+                raise CertificateUnavailable(
+                    f"the service keeps at most {limit} bytes of certificates, and this one took {size}: more than "
+                    f"the {max(left, 0)} left beside those kept and those being written")
+            writing.unlink()
+
+    def why_no_room(self, limit: int) -> str | None:
+        """Why no certificate can be made within ``limit`` bytes now (every byte is kept or
+        reserved by a certificate being written), or None. Read without the ledger's lock:
+        :meth:`make` asks again under it."""
+        kept, reserved = self._usage()
+        return _no_room(limit, reserved) if kept + reserved >= limit else None
+
+    def _usage(self) -> tuple[int, int]:
+        """Bytes kept (certificates, and partial ones whose writer is gone until they are
+        swept), and bytes reserved by the certificates being written, which stand for
+        theirs: the reservations are the numbers in the writers' lock files, which end with
+        their writers (:func:`lock_file_held` drops the ones nobody holds)."""
+        if not self.root.is_dir():
+            return 0, 0
+        entries = list(self.root.iterdir())
+        writers = {}
+        for entry in entries:
+            match = _WRITING_FILE.fullmatch(entry.name)
+            if match and lock_file_held(entry):
+                writers[match["id"]] = _reservation(entry)
+        kept = sum(_bytes_under(entry) for entry in entries
+                   if (certificate_id := _certificate_of(entry.name)) and certificate_id not in writers)
+        return kept, sum(writers.values())
 
     def directory(self, certificate_id: str) -> Path | None:
         if not _ID.fullmatch(certificate_id):
@@ -114,25 +197,25 @@ class CertificateStore:
         if reason is not None or not _accepted_by_earlier_revision(_read_json(directory / MANIFEST)):
             return reason
         lock_path = self.root / f".{certificate_id}{CHECKING}"
-        lock = hold_lock_file(lock_path)
         try:
-            # Whoever held the lock before may have re-checked it meanwhile.
-            manifest = _read_json(directory / MANIFEST)
-            if _withdrawal(directory) is None and _accepted_by_earlier_revision(manifest):
-                _recheck(directory, manifest, certificate_id)
-            return _withdrawal(directory)
-        finally:
-            lock_path.unlink(missing_ok=True)
-            os.close(lock)
+            lock = hold_lock_file(lock_path)
+            try:
+                # Whoever held the lock before may have re-checked it meanwhile.
+                manifest = _read_json(directory / MANIFEST)
+                if _withdrawal(directory) is None and _accepted_by_earlier_revision(manifest):
+                    _recheck(directory, manifest, certificate_id)
+                return _withdrawal(directory)
+            finally:
+                release_lock_file(lock_path, lock)
+        except OSError as error:
+            if error.errno != errno.EROFS:
+                raise
+            raise RecheckUnavailable(f"{READ_ONLY}, so the verdict could not be recorded") from None
 
     def size(self, certificate_id: str) -> int:
         """Bytes the certificate takes on disk (0 when there is none)."""
         directory = self.directory(certificate_id)
         return 0 if directory is None else _bytes_under(directory)
-
-    def total_bytes(self) -> int:
-        """Bytes every certificate takes, partial ones included."""
-        return _bytes_under(self.root) if self.root.is_dir() else 0
 
     def remove(self, certificate_id: str) -> None:
         if _ID.fullmatch(certificate_id):
@@ -161,6 +244,28 @@ class CertificateStore:
                 shutil.rmtree(directory, ignore_errors=True)
                 removed += 1
         return removed
+
+
+def _reservation(writing: Path) -> int:
+    """The bytes reserved in a writer's lock file (0 for one made without a limit)."""
+    try:
+        return int(writing.read_text(encoding="ascii") or 0)
+    except (OSError, ValueError):
+        return 0
+
+
+def _certificate_of(name: str) -> str | None:
+    """The id of the certificate whose directory, or partial directory, is named ``name``."""
+    if _ID.fullmatch(name):
+        return name
+    partial = PARTIAL.fullmatch(name)
+    return partial["name"] if partial and _ID.fullmatch(partial["name"]) else None
+
+
+def _no_room(limit: int, reserved: int) -> str:
+    being_written = f" ({reserved} of them reserved by certificates being written)" if reserved else ""
+    return (f"the service keeps at most {limit} bytes of certificates{being_written} and has no room left until "
+            "some expire")
 
 
 def _read_json(path: Path) -> dict:

@@ -3,9 +3,9 @@ worker process. Claims are atomic in SQLite, so several server processes can sha
 queue; each claim names this process's :class:`~chessdom.api.runtime.locks.RunnerLock`, and
 a job is requeued only once that runner and every process of its solver are gone (when
 its lease expires, or at the next start: see :meth:`Store.requeue_running`). A result
-the disk has no room for is kept in memory and written when there is room. The runner
-also expires old finished jobs and runs, and sweeps partial certificates whose writer
-died."""
+the store cannot write (its disk full, or its directory turned read-only) is kept in
+memory and written when it can. The runner also expires old finished jobs and runs, and
+sweeps partial certificates whose writer died."""
 
 from __future__ import annotations
 
@@ -69,6 +69,7 @@ class JobRunner:
 
     def _loop(self) -> None:
         next_lease_check = next_expiry = 0.0
+        unwritable = False  # said once, when the store stops writing, and once when it writes again
         while not self._stop.is_set():
             try:
                 if time.monotonic() >= next_lease_check:
@@ -79,12 +80,18 @@ class JobRunner:
                     self.store.expire(self.retention)
                     next_expiry = time.monotonic() + EXPIRY_CHECK_SECONDS
                 self._start_next_job()
-            except DiskFull:
-                log.warning("the disk is full: no job is claimed until there is room")
+            except DiskFull as full:
+                if not unwritable:
+                    log.warning("%s: no job is claimed until the store can write again", full)
+                    unwritable = True
                 self._stop.wait(FULL_DISK_RETRY_SECONDS)
             except Exception:  # e.g. the database locked: log, keep running
                 log.exception("job runner step failed")
                 self._stop.wait(IDLE_POLL_SECONDS)
+            else:
+                if unwritable and self.store.unwritable_reason() is None:
+                    log.warning("the store can write again: jobs are claimed")
+                    unwritable = False
 
     def _start_next_job(self) -> None:
         """Claim one queued job and start it on a thread of its own, if a runner thread
@@ -168,16 +175,20 @@ class JobRunner:
             return True
 
     def _record(self, job_id: str, attempt: int, outcome: dict) -> None:
-        """Write the outcome, waiting for room on a full disk; a stopping server gives up
-        and the job runs again at the next start (its runner gone, it is requeued)."""
+        """Write the outcome, waiting until the store can write (its disk full, or read-only);
+        a stopping server gives up and the job runs again at the next start (its runner
+        gone, it is requeued)."""
+        told = False
         while True:
             try:
                 if not self.store.finish_job(job_id, attempt, **outcome):
                     for certificate_id, _ in outcome.get("certificates", ()):
                         self.service.certificates.remove(certificate_id)  # canceled meanwhile: nobody's
                 return
-            except DiskFull:
-                log.warning("the disk is full: job %s keeps its result in memory until there is room", job_id)
+            except DiskFull as full:
+                if not told:
+                    log.warning("%s: job %s keeps its outcome in memory until the store can write", full, job_id)
+                    told = True
                 if self._stop.wait(FULL_DISK_RETRY_SECONDS):
                     _unless_disk_full(self.store.release_job, job_id, attempt)
                     return

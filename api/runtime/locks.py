@@ -8,15 +8,20 @@ way, :mod:`.slots`).
 - :class:`RunnerLock`: each process that claims jobs holds one; a job claimed by a runner
   whose lock is still held is never requeued, however old its heartbeat (the fence
   :meth:`~chessdom.api.runtime.store.Store.requeue_running` keeps).
-- :func:`hold_lock_file` and :func:`lock_file_held`: a lock file that lives exactly as long
-  as its holder (the certificate store marks partial certificates still being written)."""
+- :func:`hold_lock_file`, :func:`release_lock_file` and :func:`lock_file_held`: a lock file
+  that lives exactly as long as its holder (the certificate store marks partial
+  certificates still being written, and the room reserved for them).
+- :func:`exclusively`: one holder at a time for a block of work (the certificate store's
+  ledger of that room)."""
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import re
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 RUNNERS = "runners"
@@ -54,10 +59,18 @@ def hold_lock_file(path: Path) -> int:
         os.close(descriptor)
 
 
+def release_lock_file(path: Path, descriptor: int) -> None:
+    """Let go of the lock file ``path`` that :func:`hold_lock_file` gave as ``descriptor``."""
+    with contextlib.suppress(OSError):  # one left on a read-only disk is swept once it writes again
+        path.unlink(missing_ok=True)
+    os.close(descriptor)
+
+
 def lock_file_held(path: Path) -> bool:
-    """Whether a live process holds the lock file ``path``; one nobody holds is removed."""
+    """Whether a live process holds the lock file ``path``; one nobody holds is removed
+    (unless the directory has turned read-only: then it stays, and still says no one holds it)."""
     try:
-        descriptor = os.open(path, os.O_RDWR)
+        descriptor = os.open(path, os.O_RDONLY)  # flock needs no write access, and a read-only disk allows no other
     except FileNotFoundError:
         return False
     try:
@@ -65,8 +78,23 @@ def lock_file_held(path: Path) -> bool:
     except BlockingIOError:
         return True
     else:
-        path.unlink(missing_ok=True)  # under the lock: a holder arriving now retakes a fresh file
+        # Under the lock: a holder arriving now retakes a fresh file. (Gone already, or on a
+        # read-only directory, it is left.)
+        with contextlib.suppress(OSError):
+            path.unlink()
         return False
+    finally:
+        os.close(descriptor)
+
+
+@contextlib.contextmanager
+def exclusively(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the file ``path`` (created if need be, and kept: it is
+    never removed) while the block runs: one process and one thread at a time."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
     finally:
         os.close(descriptor)
 
@@ -111,8 +139,7 @@ class RunnerLock:
     def release(self) -> None:
         """As if the process had died (tests; an app being shut down)."""
         if self._descriptor is not None:
-            self._path.unlink(missing_ok=True)
-            os.close(self._descriptor)
+            release_lock_file(self._path, self._descriptor)
             self._descriptor = None
 
 

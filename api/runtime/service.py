@@ -2,7 +2,7 @@
 the call in a worker; then record the run, cache what was proved and file its certificate
 under its owner. A job's run and certificate are recorded with its result, in one
 transaction (:meth:`~chessdom.api.runtime.store.Store.finish_job`); a synchronous solve's
-answer is given even when the disk is too full to record it."""
+answer is given even when the store cannot record it (its disk full, or read-only)."""
 
 from __future__ import annotations
 
@@ -95,24 +95,24 @@ class SolveService:
             self.pool.slots.release(slot)
 
     def _record_now(self, call: Call, result: dict, owner: str | None) -> dict:
-        """Record a synchronous solve's run and file its certificates; on a full disk, the
-        answer goes out all the same (without certificates nobody could be shown)."""
+        """Record a synchronous solve's run and file its certificates; when the store cannot
+        write, the answer goes out all the same (without certificates nobody could be shown)."""
         run, certificates = self.run_of(call, result), self.certificates_of(result)
         try:
             if run is not None:
                 self.store.record_run(run, owner)
             for certificate in certificates:
                 self.store.keep_certificate(*certificate, owner)
-        except DiskFull:
-            log.warning("the disk is full: a %s run was not recorded", call.kind)
+        except DiskFull as unwritable:
+            log.warning("%s: a %s run was not recorded", unwritable, call.kind)
             if certificates:
-                result = self._without_certificates(result, certificates)
+                result = self._without_certificates(result, certificates, str(unwritable))
         return result
 
-    def _without_certificates(self, result: dict, certificates) -> dict:
+    def _without_certificates(self, result: dict, certificates, reason: str) -> dict:
         for certificate_id, _ in certificates:
             self.certificates.remove(certificate_id)
-        unkept = {"certificate": None, "certificate_unavailable": "the disk is full: the certificate could not be kept"}
+        unkept = {"certificate": None, "certificate_unavailable": f"{reason}: the certificate could not be kept"}
         result = {**result, **unkept}
         if isinstance(result.get("count"), dict) and result["count"].get("certificate"):
             result["count"] = {**result["count"], **unkept}
@@ -142,17 +142,19 @@ class SolveService:
 
     def _certify_or_why_not(self, call: Call, owner: str | None) -> tuple[Call, str | None]:
         """``call`` as it may run, and why its certificate was refused (None if it was not):
-        when every certificate together, or this owner's stores, are at their bound."""
+        when every certificate together, or this owner's stores, are at their bound. A call
+        that certifies carries the bound on all certificates to the worker, which holds it
+        however many write at once (:meth:`CertificateStore.make`)."""
         if not call.arguments.get("certify"):
             return call, None
         reason = None
-        if self.max_certificate_bytes is not None and self.certificates.total_bytes() >= self.max_certificate_bytes:
-            reason = (f"the service keeps at most {self.max_certificate_bytes} bytes of certificates and has no "
-                      "room left until some expire")
-        elif self.max_stored_per_owner is not None and self.store.stored_bytes(owner) >= self.max_stored_per_owner:
-            reason = f"this token stores {self.max_stored_per_owner} bytes already, the most one may"
+        if self.max_certificate_bytes is not None:
+            reason = self.certificates.why_no_room(self.max_certificate_bytes)
+        most = self.max_stored_per_owner
+        if reason is None and most is not None and self.store.stored_bytes(owner) >= most:
+            reason = f"this token stores {most} bytes already, the most one may"
         if reason is None:
-            return call, None
+            return replace(call, arguments={**call.arguments, "max_certificate_bytes": self.max_certificate_bytes}), None
         return replace(call, arguments={**call.arguments, "certify": False}), reason
 
     def _run(self, call: Call, time_limit: float | None, owner: str | None,
@@ -179,8 +181,8 @@ class SolveService:
         if result["status"] == "optimal" and count_exact:
             try:
                 self.store.cache_result(call.cache_key, result)
-            except DiskFull:
-                log.warning("the disk is full: a proven optimum was not cached")
+            except DiskFull as unwritable:
+                log.warning("%s: a proven optimum was not cached", unwritable)
         return {**result, "cached": False}
 
 

@@ -1,6 +1,8 @@
 """Solver slots shared by every server process: one lock file per slot in the data
 directory, held with ``flock`` while a solve runs. The kernel releases a dead process's
-locks, so a crash never leaks a slot, and any free slot serves any process."""
+locks, so a crash never leaks a slot, and any free slot serves any process. The files are
+made once, with the slots, and then only opened for reading (``flock`` needs no more): so
+slots are still taken and counted when the disk turns read-only under a running server."""
 
 from __future__ import annotations
 
@@ -18,13 +20,15 @@ class SolverSlots:
         self.directory = directory
         self.count = count
         self._paths = [directory / f"solver-slot-{index}.lock" for index in range(count)]
+        for path in self._paths:  # not Path.touch: it writes a time, which a read-only disk refuses
+            os.close(os.open(path, os.O_RDONLY | os.O_CREAT, 0o600))
 
     def busy(self) -> int:
         """Slots held now by any process sharing the directory (this one included: a lock
         taken through another descriptor conflicts even within one process)."""
         busy = 0
         for path in self._paths:
-            descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+            descriptor = os.open(path, os.O_RDONLY)
             try:
                 fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
@@ -40,7 +44,7 @@ class SolverSlots:
         deadline = time.monotonic() + timeout
         while True:
             for path in candidates:
-                descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+                descriptor = os.open(path, os.O_RDONLY)
                 try:
                     fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 except BlockingIOError:

@@ -5,13 +5,16 @@ state change of a job is one conditional UPDATE (or one immediate transaction).
 
 Each token (its ``owner``) has a queue limit and a storage bound of its own, and queued
 jobs are claimed fairly across owners. A write that finds the disk full raises
-:class:`DiskFull`; what was computed stays with the caller, which may try again.
+:class:`DiskFull`, and one that finds the data directory read-only (remounted so under a
+running server) :class:`ReadOnly`, a kind of it; either way what was computed stays with
+the caller, which may try again.
 
 Finished jobs and runs expire after a retention period (:meth:`Store.expire`); anything
 else kept beside the store registers with :meth:`Store.on_expire` to expire with them."""
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
 import os
@@ -98,7 +101,12 @@ ADDED_COLUMNS = {
         "size": "INTEGER NOT NULL DEFAULT 0",
     },
     "runs": {"owner": "TEXT", "certificate_time": "REAL"},
+    "results": {"format": "INTEGER NOT NULL DEFAULT 1"},
 }
+RESULT_FORMAT = 2
+"""The shape of the cached optima served now; one cached in an earlier shape is solved
+again, and replaced. 2: ``solver.params.auto`` is an object (rule, measured, source), no
+longer a sentence."""
 MAX_CRASHES = 3
 """A job whose runner died this many times while running it fails instead of being
 requeued: it is likely what kills the runner (out of memory, say)."""
@@ -106,7 +114,10 @@ ANY_OWNER = object()
 MIN_FREE_BYTES = 1024 * 1024
 """Below this much free space in the data directory the store reports itself unwritable."""
 FAILED_WRITE_SECONDS = 10.0
-"""For this long after a write found the disk full, the store reports itself unwritable."""
+"""For this long after a write found the disk full or read-only, the store reports itself
+unwritable without looking again."""
+FULL = "the data directory's disk is full"
+READ_ONLY = "the data directory is read-only"
 
 
 class QueueFull(Exception):
@@ -121,18 +132,27 @@ class DiskFull(Exception):
     """The store could not write: the disk (or the file system's quota) is full."""
 
 
+class ReadOnly(DiskFull):
+    """The store could not write: the data directory turned read-only (a file system
+    remounted read-only after disk errors, say). Met as a full disk is: nothing new is
+    stored, and what was computed waits with its caller until the store can write again."""
+
+
 def _writes(method):
-    """Turn SQLite's "database or disk is full" into DiskFull, noting when (/health says so)."""
+    """Turn SQLite's "database or disk is full" into DiskFull, and a write that the data
+    directory refuses as read-only into ReadOnly, noting when (/health says so)."""
 
     @functools.wraps(method)
     def write(self, *args, **kwargs):
         try:
             value = method(self, *args, **kwargs)
         except sqlite3.OperationalError as error:
-            if error.sqlite_errorcode != sqlite3.SQLITE_FULL:
+            unwritable = self._unwritable(error)
+            if unwritable is None:
                 raise
             self.last_write_failed_at = time.monotonic()
-            raise DiskFull("the data directory's disk is full") from None
+            self.last_problem = str(unwritable)
+            raise unwritable from None
         return value
 
     return write
@@ -146,6 +166,8 @@ class Store:
         self._local = threading.local()
         self._expiry_hooks: list[Callable[[float], None]] = []
         self.last_write_failed_at: float | None = None
+        self.last_problem: str | None = None
+        self._read_only_asked: tuple[float | None, bool] = (None, False)
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(SCHEMA)
@@ -371,6 +393,7 @@ class Store:
         Unix time) expire, so that records kept elsewhere expire with them."""
         self._expiry_hooks.append(hook)
 
+    @_writes
     def expire(self, retention: float) -> dict:
         """Delete jobs finished and runs recorded more than ``retention`` seconds ago; the
         numbers deleted. Queued and running jobs and the cache of proven optima stay."""
@@ -398,14 +421,18 @@ class Store:
         return list_runs(self._connect(), owner, limit, kind, before)
 
     def cached_result(self, key: str) -> dict | None:
-        row = self._connect().execute("SELECT result FROM results WHERE key = ?", (key,)).fetchone()
+        row = self._connect().execute(
+            "SELECT result FROM results WHERE key = ? AND format = ?", (key, RESULT_FORMAT)
+        ).fetchone()
         return json.loads(row["result"]) if row else None
 
     @_writes
     def cache_result(self, key: str, result: dict) -> None:
         self._connect().execute(
-            "INSERT OR IGNORE INTO results (key, result, created_at) VALUES (?, ?, ?)",
-            (key, json.dumps(result), time.time()),
+            "INSERT INTO results (key, result, created_at, format) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET result = excluded.result, created_at = excluded.created_at, "
+            "format = excluded.format WHERE results.format < excluded.format",
+            (key, json.dumps(result), time.time(), RESULT_FORMAT),
         )
 
     @_writes
@@ -428,12 +455,51 @@ class Store:
         ).fetchone()[0]
         return jobs + certificates
 
-    def writable(self) -> bool:
-        """Whether the store can write: the disk has room, and no write found it full lately."""
+    def unwritable_reason(self) -> str | None:
+        """Why the store cannot write now (:data:`FULL` or :data:`READ_ONLY`), or None when it
+        can: a write found the disk full or read-only lately, the directory is read-only
+        (:meth:`_read_only_now`), or it has less than :data:`MIN_FREE_BYTES` free."""
         failed = self.last_write_failed_at
         if failed is not None and time.monotonic() - failed < FAILED_WRITE_SECONDS:
-            return False
-        return shutil.disk_usage(self.data_dir).free >= MIN_FREE_BYTES
+            return self.last_problem
+        if self._read_only_now():
+            return READ_ONLY
+        return FULL if shutil.disk_usage(self.data_dir).free < MIN_FREE_BYTES else None
+
+    def _read_only_now(self) -> bool:
+        """Whether the data directory is read-only: mounted so, or refusing a new file. ext4
+        remounted read-only after an error still says read-write in its mount flags, so the
+        directory is asked by making a file, at most every FAILED_WRITE_SECONDS (/health may
+        be polled often)."""
+        if os.statvfs(self.data_dir).f_flag & os.ST_RDONLY:
+            return True
+        asked_at, read_only = self._read_only_asked
+        if asked_at is None or time.monotonic() - asked_at >= FAILED_WRITE_SECONDS:
+            read_only = self._read_only()
+            self._read_only_asked = (time.monotonic(), read_only)
+        return read_only
+
+    def _unwritable(self, error: sqlite3.OperationalError) -> DiskFull | None:
+        """The DiskFull that SQLite's ``error`` means, or None when it means something else."""
+        primary = (error.sqlite_errorcode or 0) & 0xFF  # an extended code keeps its primary one in the low byte
+        if primary == sqlite3.SQLITE_FULL:
+            return DiskFull(FULL)
+        # Measured on ext4 remounted read-only after an error: a connection opened since opens
+        # read-only and says SQLITE_READONLY; one opened before fails as it writes, with
+        # SQLITE_IOERR_WRITE, which a failing disk says too: then the directory is asked.
+        if primary == sqlite3.SQLITE_READONLY or (primary == sqlite3.SQLITE_IOERR and self._read_only()):
+            return ReadOnly(READ_ONLY)
+        return None
+
+    def _read_only(self) -> bool:
+        """Whether the data directory refuses a new file as read-only (a file made is removed at once)."""
+        probe = self.data_dir / f".write-probe-{os.getpid()}-{threading.get_ident()}"
+        try:
+            os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
+        except OSError as error:
+            return error.errno == errno.EROFS
+        probe.unlink(missing_ok=True)
+        return False
 
 
 def _keep_certificate(db: sqlite3.Connection, certificate_id: str, size: int, owner: str | None) -> None:

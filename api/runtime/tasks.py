@@ -42,15 +42,15 @@ def share_slots(slots: SolverSlots) -> None:
 
 def placement(
     problem: PlacementProblem, *, time_limit: float | None = None, certify: bool = False,
-    trace: bool = False, scheduler: str | None = None, **options,
+    trace: bool = False, scheduler: str | None = None, max_certificate_bytes: int | None = None, **options,
 ) -> dict:
     """The solve's answer, sending live bounds as they improve; where ``auto`` picks
     cube-and-conquer its cubes run on the Dask cluster at ``scheduler``, or else on worker
     processes of this machine within the solver slots (:func:`cube_workers`); with
     ``trace``, the greedy baseline's steps (seed 002's lesson); with ``certify``, a
     certificate in the data directory within what is left of ``time_limit`` (its proof's
-    cubes on the cluster too), and with ``count`` too, a certificate of the count and its
-    classes."""
+    cubes on the cluster too) and within ``max_certificate_bytes`` of certificates in all,
+    and with ``count`` too, a certificate of the count and its classes."""
     started = time.monotonic()
     shown_representatives = options.get("representatives", False)
     if certify and options.get("count"):
@@ -67,10 +67,10 @@ def placement(
         report_event({key: answer[key] for key in ("value", "placement", "lower_bound", "upper_bound", "proof")}
                      | {"certifying": True})
         with contextlib.nullcontext() if scheduler is None else _cluster(scheduler) as executor:
-            answer.update(_certificate(result, _left(time_limit, started), executor=executor))
+            made = partial(_certificate, result, executor=executor, max_total_bytes=max_certificate_bytes)
+            answer.update(made(_left(time_limit, started)))
             if answer.get("count") is not None:
-                answer["count"].update(_certificate(result, _left(time_limit, started), executor=executor,
-                                                    enumeration=True))
+                answer["count"].update(made(_left(time_limit, started), enumeration=True))
     return answer
 
 
@@ -103,10 +103,11 @@ def _left(time_limit: float | None, started: float) -> float | None:
 
 
 def _certificate(result: PlacementResult, time_limit: float | None, *, executor: Executor | None = None,
-                 enumeration: bool = False) -> dict:
+                 enumeration: bool = False, max_total_bytes: int | None = None) -> dict:
     started = time.monotonic()
     try:
-        certificate = _certificates.make(result, time_limit=time_limit, enumeration=enumeration, executor=executor)
+        certificate = _certificates.make(result, time_limit=time_limit, enumeration=enumeration, executor=executor,
+                                         max_total_bytes=max_total_bytes)
     except CertificateUnavailable as reason:
         return {"certificate": None, "certificate_unavailable": str(reason)}
     seconds = round(time.monotonic() - started, 3)  # proof logging and the independent check

@@ -66,20 +66,10 @@ def schema_anchor(name: str) -> str:
     return "schema-" + name.lower()
 
 
-def _docstring_text(summary: str, description: str) -> str:
-    """flask-openapi3 splits a view's docstring into its first line and the rest with
-    ``<br/>`` for newlines; put the paragraphs back together."""
-    lines = [summary, *description.split("<br/>")] if description else [summary]
-    paragraphs, current = [], []
-    for line in lines:
-        if line.strip():
-            current.append(line.strip())
-        elif current:
-            paragraphs.append(" ".join(current))
-            current = []
-    if current:
-        paragraphs.append(" ".join(current))
-    return "\n\n".join(paragraphs)
+def _operation_text(operation: dict) -> str:
+    """The summary (the docstring's first sentence) and the description (the rest, in
+    Markdown paragraphs), as the service's document gives them."""
+    return "\n\n".join(filter(None, [operation.get("summary"), operation.get("description")]))
 
 
 def _cell(text: str) -> str:
@@ -145,22 +135,27 @@ def _field_rows(schema: dict) -> list[str]:
     return rows
 
 
-def _alternatives(schema: dict) -> str | None:
-    """An object-level ``oneOf`` of required sets, such as ``size`` or ``rows`` and ``cols``."""
-    choices = schema.get("oneOf", [])
-    if choices and "properties" in schema and all("required" in choice for choice in choices):
+def _alternatives(schema: dict) -> list[str]:
+    """Each ``oneOf`` of required sets, such as ``size`` or ``rows`` and ``cols``, on the
+    object or among its ``allOf``, as a sentence."""
+    sentences = []
+    for part in [schema, *schema.get("allOf", [])]:
+        choices = part.get("oneOf", [])
+        if not choices or not all("required" in choice for choice in choices):
+            continue
         sets = [" and ".join(f"`{name}`" for name in choice["required"]) for choice in choices]
         if len(sets) == 2:
-            return f"Give either {sets[0]}, or {sets[1]}, not both."
-        return "Give exactly one of: " + "; ".join(sets[:-1]) + "; or " + sets[-1] + "."
-    return None
+            sentences.append(f"Give either {sets[0]}, or {sets[1]}, not both.")
+        else:
+            sentences.append("Give exactly one of: " + "; ".join(sets[:-1]) + "; or " + sets[-1] + ".")
+    return sentences
 
 
 def _schema_body(schema: dict) -> list[str]:
     out = []
-    alternatives = _alternatives(schema)
+    alternatives = _alternatives(schema) if "properties" in schema else []
     if alternatives:
-        out += [alternatives, ""]
+        out += [" ".join(alternatives), ""]
     out += ["| field | type | required | default | notes |", "|---|---|---|---|---|", *_field_rows(schema), ""]
     if schema.get("additionalProperties") is False:
         out += ["No other fields are accepted.", ""]
@@ -264,7 +259,7 @@ def _security(operation: dict, document: dict) -> list[str]:
 def render_operation(method: str, path: str, operation: dict, document: dict) -> list[str]:
     anchor = re.sub(r"[^a-z0-9]+", "-", f"{method} {path}".lower()).strip("-")
     out = [f"### `{method.upper()} {path}` {{#{anchor}}}", ""]
-    text = _docstring_text(operation.get("summary", ""), operation.get("description", ""))
+    text = _operation_text(operation)
     if text:
         out += [text, ""]
     out += _security(operation, document)
