@@ -7,6 +7,7 @@ count with its classes and the certificate that blocks every listed placement.
     python -m chessdom.scripts.bench_certificates [--cap 900] [--cases issue19] [--workers 2]
         [--scheduler tcp://HOST:PORT] [--max-proof-mb 32]
     python -m chessdom.scripts.bench_certificates --orders [--cap 300] [--cases orders]
+    python -m chessdom.scripts.bench_certificates --checker [--repeats 3] [--cap 900] [--drat-trim PATH]
 
 Targets (issue 19, 2 cores): a certified γ(Q_12) job within 5× the uncertified solve;
 γ(Q_13) certified and checked within 15 min; γ(Q_14) certified (cubes) within 60 min;
@@ -18,6 +19,12 @@ average (``os.getloadavg``, 1 min) at its end, because other work shares the cor
 
 ``--orders`` measures the literal order and encoding alone: CaDiCaL's proof-logging run
 on the plain formula refuting the optimum's neighbour, for each order × encoding.
+
+``--checker`` measures the independent checker alone (:mod:`chessdom.scripts.bench_checker`):
+γ(Q_11), γ(Q_12), γ(N_12) as one proof, γ(Q_13) as a cube bundle and the count of γ(Q_8),
+each certificate made once, then checked by dratify's old default call ("before"), by
+``check_certificate`` whole ("after"), by its pass 1 alone and by drat-trim, medians of
+``--repeats``.
 """
 
 from __future__ import annotations
@@ -34,6 +41,8 @@ from tabulate import tabulate
 
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
 from chessdom.models import solve
+from chessdom.scripts import bench_checker
+from chessdom.scripts.bench_labels import load_average, row_name
 from chessdom.models.certificates import (
     MAX_PROOF_BYTES, ORDERS, CertificateUnavailable, make_certificate, plain_formula, refuted_bound,
 )
@@ -53,19 +62,6 @@ CASES = {
                ("bound", N, GAMMA, 10), ("bound", N, GAMMA, 11), ("bound", K, GAMMA, 16)],
 }
 ENCODINGS = ("totalizer", "mtotalizer", "seqcounter", "sortnetwrk")
-LETTERS = {Q: "Q", Piece.ROOK: "R", Piece.BISHOP: "B", N: "N", K: "K"}
-SYMBOLS = {GAMMA: "γ", INDEPENDENT: "i", Objective.TOTAL_DOMINATION: "γt", Objective.INDEPENDENCE: "β"}
-
-
-def _name(kind: str, problem: PlacementProblem) -> str:
-    board = problem.board
-    size = str(board.rows) if board.is_square else f"{board.rows}×{board.cols}"
-    name = f"{SYMBOLS[problem.objective]}({LETTERS[problem.piece]}{size})"
-    return f"count {name}" if kind == "count" else name
-
-
-def _load() -> str:
-    return f"{os.getloadavg()[0]:.1f}"
 
 
 def measure(kind: str, problem: PlacementProblem, cap: float, workers: int, executor, max_proof_bytes: int) -> dict:
@@ -116,10 +112,10 @@ def run_certificates(cases, cap: float, workers: int, executor, max_proof_bytes:
         certified = row.get("certified")
         ratio = certified / row["solve"] if certified and not row["note"] else None
         table.append([
-            _name(kind, problem), row["value"], row.get("count", ""), _cell(row["solve"], 2),
+            row_name(kind, problem), row["value"], row.get("count", ""), _cell(row["solve"], 2),
             _cell(certified) if not row["note"].startswith("> cap") else f"> {cap:g}",
             _cell(ratio), _cell(row.get("proof")), _cell(row.get("check")), _cell(row.get("megabytes")),
-            _cell(row.get("largest")), row.get("cubes", "–"), row.get("order", ""), _load(), row["note"],
+            _cell(row.get("largest")), row.get("cubes", "–"), row.get("order", ""), load_average(), row["note"],
         ])
         print(tabulate(table[-1:], tablefmt="plain"), flush=True)
     headers = ["problem", "value", "count (classes)", "solve s", "certified s", "certified/solve", "proof s",
@@ -134,7 +130,7 @@ def run_orders(cases, cap: float) -> str:
         problem = PlacementProblem(Board.square(n), piece, objective)
         result = solve(problem, time_limit=cap)
         if not result.optimal:
-            table.append([_name("bound", problem), "", "", f"> {cap:g}", "", _load()])
+            table.append([row_name("bound", problem), "", "", f"> {cap:g}", "", load_average()])
             continue
         bound = refuted_bound(problem, result.value)
         for encoding in ENCODINGS:
@@ -144,8 +140,8 @@ def run_orders(cases, cap: float) -> str:
                     plain_formula(problem, bound, encoding, order).write_dimacs(formula)
                     run = log_proof(formula, Path(scratch) / "proof.drat", time_limit=cap, max_proof_bytes=2**33)
                 seconds = _cell(run.solve_seconds, 2) if run.status == "unsat" else f"> {cap:g}"
-                table.append([_name("bound", problem), encoding, order, seconds, _cell(run.proof_bytes / 1e6),
-                              _load()])
+                table.append([row_name("bound", problem), encoding, order, seconds, _cell(run.proof_bytes / 1e6),
+                              load_average()])
                 print(tabulate(table[-1:], tablefmt="plain"), flush=True)
     return tabulate(table, ["problem", "encoding", "order", "cadical s", "proof MB", "load"], tablefmt="github")
 
@@ -171,16 +167,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--max-proof-mb", type=int, default=MAX_PROOF_BYTES // 2**20,
                         help="the proof-size limit in MiB (default: the service's)")
     parser.add_argument("--orders", action="store_true", help="measure literal orders and encodings instead")
+    parser.add_argument("--checker", action="store_true", help="measure the certificate checker instead")
+    parser.add_argument("--repeats", type=int, default=3, help="--checker: runs of each check (the median is shown)")
+    parser.add_argument("--drat-trim", default=None, help="--checker: the drat-trim binary (default: built if it can be)")
     args = parser.parse_args(argv)
+    if args.repeats < 1:
+        parser.error("argument --repeats: must be at least 1")
+    if args.checker:
+        bench_checker.main(args, argv)
+        return
     name = args.cases or ("orders" if args.orders else "issue19")
     if name not in CASES:
         parser.error(f"unknown cases {name!r}")
     cases = CASES[name]
     if args.only:
         keep = set(args.only.split(","))
-        cases = [case for case in cases if _name(case[0], PlacementProblem(Board.square(case[3]), case[1], case[2]))
+        cases = [case for case in cases if row_name(case[0], PlacementProblem(Board.square(case[3]), case[1], case[2]))
                  in keep]
-    print(f"# {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, load {_load()} at the start", flush=True)
+    print(f"# {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, load {load_average()} at the start", flush=True)
     if args.orders:
         print(run_orders(cases, args.cap))
         return
