@@ -26,7 +26,8 @@ def capped(case):
             for field, cap in CAPS.items():
                 if isinstance(body.get(field), (int, float)) and not isinstance(body[field], bool):
                     body[field] = min(body[field], cap)
-            if isinstance(body.get("size"), int) and not isinstance(body["size"], bool):
+            # JSON has no integers apart from numbers: 29.0 is a size too.
+            if isinstance(body.get("size"), (int, float)) and not isinstance(body["size"], bool):
                 body["size"] = min(body["size"], SIZE_CAPS.get(case.path, SIZE_CAPS["default"]))
     return case
 

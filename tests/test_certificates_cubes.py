@@ -14,7 +14,7 @@ from pysat.solvers import Solver
 
 from chessdom.certificates import Unreadable, check_certificate
 from chessdom.library import solve_placement
-from chessdom.models.certificates import make_certificate
+from chessdom.models.certificates import CertificateUnavailable, make_certificate
 from chessdom.models.certificates.cubes import count_cubes, regions_at_depth, totalizer_nodes
 from chessdom.processes import WorkerPool
 
@@ -150,3 +150,13 @@ def test_count_cubes_cover_every_count_tuple_adding_up_to_the_bound():
     # Every placement of at most three pieces satisfies some cube.
     with Solver(name="cadical195", bootstrap_with=clauses + [[-l for l in cube] for cube in cubes]) as solver:
         assert not solver.solve()
+
+
+@pytest.mark.timeout(120)
+def test_thirty_rooks_on_29x29_find_their_count_cubes_at_once_and_give_up_at_the_time_limit(tmp_path):
+    # The refutation is a pigeonhole: no proof within seconds. Its count cubes (four
+    # regions of about 210 squares adding up to 811) once took minutes to enumerate,
+    # uninterruptibly, and a synchronous certified request overran its deadline (a 503).
+    result = solve_placement("rook", 29, variant="independence")
+    with pytest.raises(CertificateUnavailable, match="time limit"):
+        make_certificate(result, tmp_path / "r29", time_limit=2)

@@ -105,12 +105,16 @@ def count_cubes(inputs: list[int], clauses: list[list[int]], bound: int, depth: 
 
 
 def _tuples(sizes: list[int], total: int):
-    """Every tuple of counts, each within its size, adding up to exactly ``total``."""
+    """Every tuple of counts, each within its size, adding up to exactly ``total``. Only
+    counts the other regions can still make up are tried: without that, refuting 30 rooks
+    on 29×29 (four regions of about 210, a total of 811) explored dead branches for
+    minutes before yielding its first tuple, past the request's deadline."""
     if not sizes:
         if total == 0:
             yield ()
         return
-    for count in range(min(sizes[0], total) + 1):
+    rest_most = sum(sizes[1:])
+    for count in range(max(0, total - rest_most), min(sizes[0], total) + 1):
         for rest in _tuples(sizes[1:], total - count):
             yield (count, *rest)
 
