@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from xml.sax.saxutils import escape
+import html
 
 from chessdom.chessboard.board import Board, Square
 from chessdom.chessboard.checker import check_placement
@@ -129,7 +129,7 @@ def render_svg(
             x, y = corner(square)
             parts.append(
                 f'<text class="piece" x="{x + cell / 2}" y="{y + cell * 0.78}" font-size="{cell * 0.8}" '
-                f'text-anchor="middle"><title>{escape(piece.value)} {square_name(board, square)}</title>'
+                f'text-anchor="middle"><title>{piece.value} {square_name(board, square)}</title>'
                 f"{PIECE_GLYPHS[piece]}</text>"
             )
     if path:
@@ -173,7 +173,8 @@ def _svg_legend(legend: list[tuple[str, str]], piece: Piece | None, left: float,
     for row, (label, meaning) in enumerate(legend):
         y = top + row * line
         parts.append(_swatch(label, piece, left, y, size))
-        parts.append(f'<text x="{left + size * 1.6}" y="{y + size * 0.85}" font-size="{size}">{escape(meaning)}</text>')
+        words = html.escape(meaning, quote=False)
+        parts.append(f'<text x="{left + size * 1.6}" y="{y + size * 0.85}" font-size="{size}">{words}</text>')
     parts.append("</g>")
     longest = max((len(meaning) for _, meaning in legend), default=0)
     return parts, size * 1.6 + longest * size * 0.6, len(legend) * line

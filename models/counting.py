@@ -29,7 +29,6 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ortools.sat.python import cp_model
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.solvers import Solver
@@ -38,7 +37,7 @@ from chessdom.chessboard import (
     Objective, Piece, PlacementProblem, SolutionCount, Square, canonical_form, check_placement, images, square_names,
     symmetry_permutations,
 )
-from chessdom.models.cpsat import build_model
+from chessdom.models.cpsat import build_model, placement_callback
 from chessdom.models.formulation import formulate
 from chessdom.models.mip import class_leaders
 from chessdom.models.regions import (
@@ -356,36 +355,29 @@ def sat_placements(
             solver.add_clause([-occupied[s] for s in placement])
 
 
-class _Collector(cp_model.CpSolverSolutionCallback):
-    def __init__(self, occupied: list[cp_model.IntVar]):
-        super().__init__()
-        self.occupied = occupied
-        self.placements: list[tuple[Square, ...]] = []
-
-    def on_solution_callback(self) -> None:
-        self.placements.append(tuple(s for s, var in enumerate(self.occupied) if self.value(var)))
-
-
 def lp_placements(problem: PlacementProblem, value: int, counts: Counts = ()) -> list[tuple[Square, ...]]:
     """Every placement of ``value`` pieces with ``counts``, by CP-SAT's enumeration with
     its fullest LP (linearization level 2), which prunes every branch whose relaxation
     needs more pieces; listed when the search ends, so a part cut short lists nothing."""
     placements, status = _cpsat_enumeration(problem, value, counts=counts, linearization_level=2)
-    if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+    if status not in ("OPTIMAL", "INFEASIBLE"):
         raise RuntimeError(f"CP-SAT's enumeration of {problem} ended with status {status}")
     return placements
 
 
 def _cpsat_placements(problem: PlacementProblem, value: int, time_limit: float | None, symmetry_breaking: bool):
     placements, status = _cpsat_enumeration(problem, value, time_limit=time_limit, symmetry_breaking=symmetry_breaking)
-    return placements, status == cp_model.OPTIMAL
+    return placements, status == "OPTIMAL"
 
 
 def _cpsat_enumeration(
     problem: PlacementProblem, value: int, *, counts: Counts = (), time_limit: float | None = None,
     symmetry_breaking: bool = False, linearization_level: int | None = None,
-) -> tuple[list[tuple[Square, ...]], int]:
-    """The placements of ``value`` pieces with ``counts`` CP-SAT listed, and its status."""
+) -> tuple[list[tuple[Square, ...]], str]:
+    """The placements of ``value`` pieces with ``counts`` CP-SAT listed, and the name of its
+    status (OR-Tools is loaded here, on the CP-SAT path only: see :mod:`chessdom.models.cpsat`)."""
+    from ortools.sat.python import cp_model
+
     model, occupied = build_model(problem, symmetry_breaking=symmetry_breaking)
     model.clear_objective()
     model.add(sum(occupied) == value)
@@ -401,5 +393,6 @@ def _cpsat_enumeration(
         solver.parameters.max_time_in_seconds = time_limit
     if linearization_level is not None:
         solver.parameters.linearization_level = linearization_level
-    collector = _Collector(occupied)
-    return collector.placements, solver.solve(model, collector)
+    placements: list[tuple[Square, ...]] = []
+    status = solver.solve(model, placement_callback(occupied, placements.append))
+    return placements, solver.status_name(status)

@@ -5,22 +5,10 @@ from __future__ import annotations
 
 import time
 
-from ortools.sat.python import cp_model
-
 from chessdom.chessboard import Board, NQueensResult, Piece, Square, check_placement, count_up_to_symmetry, square_names
 
 NQUEENS_MODES = ("first", "count")
 NQUEENS_MAX_SIZE = 64
-
-
-class _Collector(cp_model.CpSolverSolutionCallback):
-    def __init__(self, board: Board, ranks: list[cp_model.IntVar]):
-        super().__init__()
-        self.board, self.ranks = board, ranks
-        self.solutions: list[tuple[Square, ...]] = []
-
-    def on_solution_callback(self) -> None:
-        self.solutions.append(tuple(sorted(self.board.index(self.value(r), f) for f, r in enumerate(self.ranks))))
 
 
 def solve_nqueens(size: int, mode: str = "first", time_limit: float | None = None) -> NQueensResult:
@@ -36,6 +24,8 @@ def solve_nqueens(size: int, mode: str = "first", time_limit: float | None = Non
         raise ValueError(f"size must be an integer between 1 and {NQUEENS_MAX_SIZE}, got {size!r}")
     if mode not in NQUEENS_MODES:
         raise ValueError(f"unknown mode {mode!r} (expected one of {', '.join(NQUEENS_MODES)})")
+    from ortools.sat.python import cp_model  # loaded on first use: see chessdom.models.cpsat
+
     started = time.perf_counter()
     board = Board.square(size)
     model = cp_model.CpModel()
@@ -47,29 +37,37 @@ def solve_nqueens(size: int, mode: str = "first", time_limit: float | None = Non
     solver = cp_model.CpSolver()
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = time_limit
-    collector = _Collector(board, ranks)
+    solutions: list[tuple[Square, ...]] = []
+
+    def read_solution(value) -> None:
+        solutions.append(tuple(sorted(board.index(value(r), f) for f, r in enumerate(ranks))))
+
+    class Collector(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            read_solution(self.value)
+
     if mode == "count":
         # One worker: measured with ortools 9.15, several workers miss solutions when enumerating.
         solver.parameters.num_workers = 1
         solver.parameters.enumerate_all_solutions = True
-        status = solver.solve(model, collector)
+        status = solver.solve(model, Collector())
     else:
         status = solver.solve(model)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            collector.solutions.append(tuple(sorted(board.index(solver.value(r), f) for f, r in enumerate(ranks))))
-    for solution in collector.solutions:
+            read_solution(solver.value)
+    for solution in solutions:
         check = check_placement(board, Piece.QUEEN, solution)
         if not (check.independent and len(solution) == size):
             raise RuntimeError(f"CP-SAT returned {square_names(board, solution)}, which is not an n-queens solution")
     complete = mode == "count" and status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
-    first = collector.solutions[0] if collector.solutions else None
+    first = solutions[0] if solutions else None
     return NQueensResult(
         size=size,
         method="cpsat",
         solution=tuple(square_names(board, first)) if first is not None else None,
-        count=len(collector.solutions) if complete else None,
-        up_to_symmetry=count_up_to_symmetry(board, collector.solutions) if complete else None,
+        count=len(solutions) if complete else None,
+        up_to_symmetry=count_up_to_symmetry(board, solutions) if complete else None,
         nodes=solver.num_branches,
         wall_time=time.perf_counter() - started,
-        verified=bool(collector.solutions),
+        verified=bool(solutions),
     )
