@@ -37,7 +37,7 @@ from gunicorn.workers.gthread import TConn, ThreadWorker
 
 from chessdom.api.response_socket import ResponseSocket, StalledWriters
 from chessdom.api.runtime.config import Settings
-from chessdom.api.wire import CONTINUE, HAND_OVER, INCOMPLETE, TOO_LARGE, RequestScan, raw_problem
+from chessdom.api.wire import CONTINUE, INCOMPLETE, TOO_LARGE, RequestScan, raw_problem
 
 READ_CHUNK = 64 * 1024
 MIN_BUFFER_BUDGET = 64 * 1024 * 1024

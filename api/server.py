@@ -9,7 +9,7 @@ at once (status 2) naming the first.
 However a server process is asked to stop (SIGTERM, SIGINT, SIGQUIT, or gunicorn's own
 timeout), it first kills every solver it runs, so nothing outlives it; their jobs go
 back to the queue. (A SIGKILL runs no code: then the death signals of
-:mod:`chessdom.api.runtime.executor` do the same.)"""
+:mod:`chessdom.processes.lifetime` do the same.)"""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""CP-SAT and SAT models of chessboard placement problems, the solve dispatcher, solution
-counting, N-Queens by CP-SAT, and the literature table (for comparison only)."""
+"""CP-SAT, SAT and SCIP (:mod:`.mip`) models of chessboard placement problems, the solve
+dispatcher, solution counting, cube-and-conquer (:mod:`.cubes`), the certificate maker
+(:mod:`.certificates`), N-Queens by CP-SAT, and the literature table (for comparison only)."""
 
 if __name__ != "chessdom.models":  # pragma: no cover - the folder is mapped into the chessdom namespace
     raise ImportError("import this package as chessdom.models")

@@ -170,7 +170,6 @@ def descend(problem: PlacementProblem, params: SatParams, known_bound: int | Non
     pool = IDPool()
     cnf = build_cnf(problem, pool, params.at_most_one, params.symmetry_breaking)
     groups = bounded_groups(problem, pool)
-    squares = problem.board.num_squares
     # In costs (pieces, or empty squares for independence); unrefuted costs are lowest…best.
     lowest = 0 if known_bound is None else problem.cost(known_bound)
     refuted_any = False

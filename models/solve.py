@@ -106,8 +106,11 @@ AUTO_RULES = (
         "(reduced_costs and max_lp_sym subsolvers), where SAT cubes need more than a minute for γ(N_13)",
     ),
 )
-"""Symmetry breaking stays off in every backend: measured, it slowed γ(Q_12) from 3.0 to
-5.7 s and γ(Q_13) from 16 to 22 s (SAT), and γ(N_12) from 1.2 to 5.1 s (CP-SAT)."""
+
+COUNT_ON_WORKERS_FROM = 13 * 13
+"""From this many squares a count lists its parts on the cube workers, whatever backend
+solved: measured on one core, γ(Q_13)'s 63 parts take 100 s, γ(Q_12)'s 16 take 7.3 s
+(less than starting the workers is worth)."""
 
 
 def solve(
@@ -197,11 +200,6 @@ def solve(
             result = replace(result, count=counted)
     return replace(result, wall_time=time.perf_counter() - started)
 
-
-COUNT_ON_WORKERS_FROM = 13 * 13
-"""From this many squares a count lists its parts on the cube workers, whatever backend
-solved: measured on one core, γ(Q_13)'s 63 parts take 100 s, γ(Q_12)'s 16 take 7.3 s
-(less than starting the workers is worth)."""
 
 def _backend(problem: PlacementProblem, solver: str, executor: Executor | None, theorem) -> tuple[str, dict | None]:
     """The backend and, when ``auto`` chose it, why (:meth:`AutoRule.reason`)."""

@@ -12,6 +12,10 @@ Each comparison ``x ≥lex y`` is a chain of equality flags ``e_i ↔ e_{i-1} �
 with ``e_{i-1} → x_i ≥ y_i`` (Aloul, Markov & Sakallah, 2003). The flags are defined, not
 only implied, so that every placement has exactly one extension: enumeration by CP-SAT
 counts assignments of all variables and would otherwise count one placement many times.
+
+Every backend that offers it (``symmetry_breaking``) leaves it off by default when
+solving: measured, it slowed γ(Q_12) from 3.0 to 5.7 s and γ(Q_13) from 16 to 22 s (SAT),
+and γ(N_12) from 1.2 to 5.1 s (CP-SAT).
 """
 
 from __future__ import annotations

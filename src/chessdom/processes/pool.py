@@ -216,10 +216,6 @@ class WorkerPool(Executor):
             self._busy.discard(worker)
             self._replenish_locked()
 
-    def _replenish(self) -> None:
-        with self._lock:
-            self._replenish_locked()
-
     def _replenish_locked(self) -> None:
         while not self._closing and len(self._idle) + self._starting < self.keep_warm:
             self._request_spawn_locked()
@@ -307,7 +303,7 @@ class _PoolFuture(Future):
         self.started_at: float | None = None
         """``time.monotonic()`` when a worker took the call (a budget counts from there)."""
 
-    def mark_started(self, worker_pid: int) -> None:
+    def mark_started(self, _worker_pid: int) -> None:
         self.started_at = time.monotonic()
 
     def cancel(self) -> bool:
