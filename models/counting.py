@@ -28,6 +28,7 @@ import itertools
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
@@ -37,6 +38,7 @@ from chessdom.chessboard import (
     Objective, Piece, PlacementProblem, SolutionCount, Square, canonical_form, check_placement, images, square_names,
     symmetry_permutations,
 )
+from chessdom.models.count_state import CountState, fingerprint
 from chessdom.models.cpsat import build_model, placement_callback
 from chessdom.models.formulation import formulate
 from chessdom.models.mip import class_leaders
@@ -177,15 +179,18 @@ class Tally:
             self.classes.update(canonical_form(board, placement) for placement in placements)
             self.solutions += part.weight * len(placements)
 
-    def count(self, exact: bool, representatives: bool) -> SolutionCount:
+    def count(self, exact: bool, representatives: bool, state: CountState | None = None) -> SolutionCount:
         """The count, each class's leader passed by the independent checker first; a
         complete one whose classes' orbits do not add up to its placements raises
-        :class:`CountMismatch`. (The checker costs 0.06 ms a placement on 8×8.)"""
+        :class:`CountMismatch`, and one that passes is recorded as complete in ``state``.
+        (The checker costs 0.06 ms a placement on 8×8.)"""
         board = self.problem.board
         check_leaders(self.problem, self.classes)
         if exact and sum(orbit_size(board, leader) for leader in self.classes) != self.solutions:
             raise CountMismatch(f"{self.problem}: {len(self.classes)} classes whose orbits do not add up to "
                                 f"the {self.solutions} placements their parts stand for")
+        if exact and state is not None:
+            state.record_complete(self.solutions, len(self.classes))
         leaders = sorted(self.classes)
         return SolutionCount(
             self.solutions, len(leaders), exact,
@@ -201,6 +206,7 @@ def count_placements(
     method: str = "sat",
     representatives: bool = False,
     check: bool = False,
+    state_dir: Path | None = None,
 ) -> SolutionCount:
     """Every placement of exactly ``value`` pieces meeting ``problem``'s constraints,
     counted, and counted up to the board's symmetries; ``exact`` is false when the time
@@ -216,16 +222,27 @@ def count_placements(
     check: also enumerate every placement without symmetry breaking and raise
         :class:`CountMismatch` unless the classes are exactly the canonical forms of all
         placements and their orbits add up to their number (slow: a test's check).
+    state_dir: record each finished part there, and skip the parts recorded there by an
+        earlier run of the same count (:mod:`chessdom.models.count_state`; ``sat`` only).
+
+    Raises
+    ------
+    chessdom.models.count_state.StateMismatch: ``state_dir`` records another count.
     """
     if method not in METHODS:
         raise ValueError(f"unknown counting method {method!r} (expected one of {', '.join(METHODS)})")
+    if state_dir is not None and method != "sat":
+        raise ValueError("a count's state is kept part by part: method 'sat' only")
     deadline = None if time_limit is None else time.monotonic() + time_limit
     tally = Tally(problem)
+    state = None
     if method == "cpsat":
         leaders, exact = _cpsat_placements(problem, value, _left(deadline), symmetry_breaking=True)
         tally.add(Part((), None), leaders)
     else:
-        exact = _list_parts(tally, value, enumeration_parts(problem, value), _left(deadline))
+        parts = enumeration_parts(problem, value)
+        state = None if state_dir is None else count_state(state_dir, problem, value, parts)
+        exact = _list_parts(tally, value, parts, _left(deadline), state)
     if check and exact:
         if method == "cpsat":
             placements, complete = _cpsat_placements(problem, value, _left(deadline), symmetry_breaking=False)
@@ -233,7 +250,7 @@ def count_placements(
             placements, complete = list(sat_placements(problem, value)), True
         if complete:
             check_classes(problem, sorted(tally.classes), placements)
-    return tally.count(exact, representatives)
+    return tally.count(exact, representatives, state)
 
 
 def check_classes(problem: PlacementProblem, leaders, placements) -> None:
@@ -261,28 +278,55 @@ def _left(deadline: float | None) -> float | None:
     return None if deadline is None else max(deadline - time.monotonic(), 0.01)
 
 
-def _list_parts(tally: Tally, value: int, parts: list[Part], time_limit: float | None) -> bool:
-    """List every part into ``tally``, here or within ``time_limit`` in a killable child
-    (keeping what it listed); whether the list is complete."""
+def count_state(state_dir: Path, problem: PlacementProblem, value: int, parts: list[Part]) -> CountState:
+    """The records in ``state_dir`` of the count of ``problem``'s placements of ``value``
+    pieces in ``parts``: raises :class:`~chessdom.models.count_state.StateMismatch` when
+    they are another count's."""
+    return CountState(state_dir, fingerprint(problem, value, parts, MAX_RINGS), f"{problem}, {value} pieces")
+
+
+def restore_parts(state: CountState | None, tally: Tally, parts: list[Part]) -> list[Part]:
+    """The parts left to list: those ``state`` records as finished go into ``tally``, those
+    it records as split are cut again (no listed placements handed on: they only saved work)."""
+    if state is None:
+        return parts
+    return state.restore(tally, parts, lambda part: split_part(tally.problem, part))
+
+
+def _list_parts(tally: Tally, value: int, parts: list[Part], time_limit: float | None,
+                state: CountState | None = None) -> bool:
+    """List every part into ``tally`` — but those ``state`` recorded, and recording each
+    one finished there — here or within ``time_limit`` in a killable child (keeping what
+    it listed); whether the list is complete."""
+    parts = restore_parts(state, tally, parts)
+    record = (lambda part, placements: None) if state is None else state.record
     if time_limit is None:
         for part in parts:
-            tally.add(part, list(part_placements(tally.problem, value, part)))
+            placements = list(part_placements(tally.problem, value, part))
+            tally.add(part, placements)
+            record(part, placements)
         return True
-    events, finished = run_killable(part_events, (tally.problem, value, parts), time_limit)
     listed: dict[int, list[tuple[Square, ...]]] = {}
-    for _, index, placement in events:
-        listed.setdefault(index, []).append(placement)
+
+    def follow(event: tuple) -> None:
+        if event[0] == "placement":
+            listed.setdefault(event[1], []).append(event[2])
+        else:  # as it finishes, so that a kill of this process keeps it
+            record(parts[event[1]], listed.get(event[1], []))
+
+    _, finished = run_killable(part_events, (tally.problem, value, parts), time_limit, on_event=follow)
     for index, placements in listed.items():
         tally.add(parts[index], placements)
     return finished
 
 
 def part_events(problem: PlacementProblem, value: int, parts: list[Part]) -> Iterator[tuple]:
-    """``("placement", index, squares)`` for each placement each part lists, in order, for
-    a killable child."""
+    """``("placement", index, squares)`` for each placement each part lists, in order, and
+    ``("finished", index)`` after each part's last, for a killable child."""
     for index, part in enumerate(parts):
         for placement in part_placements(problem, value, part):
             yield ("placement", index, placement)
+        yield ("finished", index)
 
 
 def part_placements(

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from chessdom.chessboard import (
     Objective, Piece, PlacementProblem, PlacementResult, SolverInfo, Status, check_placement, square_names,
@@ -126,6 +127,7 @@ def solve(
     executor: Executor | None = None,
     cube_budget: float | None = None,
     cube_workers: Callable[[], AbstractContextManager[Executor]] | None = None,
+    state_dir: Path | None = None,
     **backend_options,
 ) -> PlacementResult:
     """Solve ``problem`` to proven optimality, or as far as ``time_limit`` allows.
@@ -154,12 +156,16 @@ def solve(
     cube_workers: where cubes run when ``auto`` picks them and no ``executor`` is given: a
         callable returning a context manager that yields an executor (the service's gives
         the worker processes its slots allow); default one warm worker process per core.
+    state_dir: with ``count``, a directory where the count records each part it finishes, so
+        that a run stopped part-way and started again with it lists only the parts left
+        (:mod:`chessdom.models.count_state`); a finished count's state answers at once.
     backend_options: fields of :class:`CpSatParams`, :class:`SatParams` or :class:`MipParams`.
 
     Raises
     ------
     ValueError: a board side outside 1…64, an unknown solver or backend option.
     PlacementCheckFailed: a backend's placement failed the independent checker.
+    chessdom.models.count_state.StateMismatch: ``state_dir`` records another count.
     """
     board = problem.board
     if not (1 <= board.rows <= MAX_SIDE and 1 <= board.cols <= MAX_SIDE):
@@ -194,9 +200,11 @@ def solve(
                     executor = stack.enter_context((cube_workers or local_pool)())
                 parts_listed = None if on_progress is None else (lambda done, total: live(("count parts", done, total)))
                 counted = count_by_cubes(problem, result.value, executor, time_limit=remaining,
-                                         representatives=representatives, on_progress=parts_listed)
+                                         representatives=representatives, on_progress=parts_listed,
+                                         state_dir=state_dir)
             else:
-                counted = count_placements(problem, result.value, time_limit=remaining, representatives=representatives)
+                counted = count_placements(problem, result.value, time_limit=remaining, representatives=representatives,
+                                           state_dir=state_dir)
             result = replace(result, count=counted)
     return replace(result, wall_time=time.perf_counter() - started)
 

@@ -4,8 +4,9 @@ queue; each claim names this process's :class:`~chessdom.api.runtime.locks.Runne
 a job is requeued only once that runner and every process of its solver are gone (when
 its lease expires, or at the next start: see :meth:`Store.requeue_running`). A result
 the store cannot write (its disk full, or its directory turned read-only) is kept in
-memory and written when it can. The runner also expires old finished jobs and runs, and
-sweeps partial certificates whose writer died."""
+memory and written when it can. A count job keeps its finished parts in a folder of its
+own, so that a requeued run goes on from them (:mod:`.count_states`). The runner also
+expires old finished jobs and runs, and sweeps partial certificates whose writer died."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from chessdom.api.runtime import count_states
 from chessdom.api.runtime.calls import Call, FieldError
 from chessdom.api.runtime.executor import SolveFailed
 from chessdom.api.runtime.locks import RunnerLock
@@ -78,6 +80,7 @@ class JobRunner:
                     next_lease_check = time.monotonic() + self.lease / 3
                 if time.monotonic() >= next_expiry:
                     self.store.expire(self.retention)
+                    count_states.sweep(self.store)
                     next_expiry = time.monotonic() + EXPIRY_CHECK_SECONDS
                 self._start_next_job()
             except DiskFull as full:
@@ -135,6 +138,7 @@ class JobRunner:
                 self.service.pool.slots.release(slot)
             if outcome is not None:
                 self._record(job["id"], job["attempt"], outcome)
+            count_states.remove_if_ended(self.store, job["id"])
         finally:
             self._running.release()
             self._job_threads.discard(threading.current_thread())
@@ -144,7 +148,7 @@ class JobRunner:
         nothing is: it was canceled, or its server is stopping and it goes back to the queue."""
         job_id, attempt = job["id"], job["attempt"]
         try:
-            call = self.to_call(job["kind"], job["params"])
+            call = count_states.with_count_state(self.to_call(job["kind"], job["params"]), self.store.data_dir, job_id)
             result = self.service.solve(
                 call, time_limit=call.time_limit, owner=job["owner"],
                 should_cancel=lambda: not self._still_ours(job_id, attempt),

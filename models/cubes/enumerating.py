@@ -9,10 +9,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from pathlib import Path
 
 from chessdom.chessboard import PlacementProblem, SolutionCount, Square
+from chessdom.models.count_state import CountState
 from chessdom.models.counting import (
-    Part, Tally, enumeration_parts, part_events, part_placements, split_part,
+    Part, Tally, count_state, enumeration_parts, part_events, part_placements, restore_parts, split_part,
 )
 from chessdom.processes import WorkerPool
 from chessdom.processes.killable import run_killable
@@ -27,7 +29,7 @@ def enumerate_part(
     if time_limit is None:
         return list(part_placements(problem, value, part)), True
     events, finished = run_killable(part_events, (problem, value, [part]), time_limit)
-    return [event[2] for event in events], finished
+    return [event[2] for event in events if event[0] == "placement"], finished
 
 
 PART_BUDGET_SECONDS = 60.0
@@ -47,17 +49,21 @@ def enumerate_by_cubes(
     time_limit: float | None = None,
     on_progress: Callable[[int, int], None] | None = None,
     budget: float | None = PART_BUDGET_SECONDS,
+    state: CountState | None = None,
 ) -> tuple[Tally, bool]:
     """Every part of the count of placements of ``value`` pieces, listed on ``executor``
     into a :class:`~chessdom.models.counting.Tally`, and whether the tally is complete
     (false when ``time_limit`` cut it short). A part still running after ``budget``
     seconds is split and its pieces listed instead. ``on_progress(done, total)`` is called
-    when the parts are submitted and as they finish (``total`` grows as parts are split)."""
+    when the parts are submitted and as they finish (``total`` grows as parts are split).
+    ``state`` (:func:`chessdom.models.counting.count_state`) records each part finished or
+    split, and the parts it recorded are not listed again."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
     listing = _Listing(problem, value, executor, deadline, budget)
-    for part in enumeration_parts(problem, value):
+    tally = Tally(problem)
+    for part in restore_parts(state, tally, enumeration_parts(problem, value)):
         listing.submit(part)
-    tally, exact, done = Tally(problem), True, 0
+    exact, done = True, 0
     if on_progress is not None:  # at once: one part of SCIP's may list for an hour
         on_progress(done, listing.total)
     try:
@@ -72,8 +78,12 @@ def enumerate_by_cubes(
                 listed, complete = future.result()
                 if complete:
                     tally.add(part, listed)
+                    if state is not None:
+                        state.record(part, listed)
                     done += 1
                 elif limited and listing.split(part, listed):
+                    if state is not None:
+                        state.record_split(part)
                     listing.total -= 1
                 else:
                     tally.add(part, listed)
@@ -118,7 +128,11 @@ class _Listing:
 def count_by_cubes(
     problem: PlacementProblem, value: int, executor: Executor, *, time_limit: float | None = None,
     representatives: bool = False, on_progress: Callable[[int, int], None] | None = None,
+    state_dir: Path | None = None,
 ) -> SolutionCount:
-    """:func:`chessdom.models.counting.count_placements`, its parts listed on ``executor``."""
-    tally, exact = enumerate_by_cubes(problem, value, executor, time_limit=time_limit, on_progress=on_progress)
-    return tally.count(exact, representatives)
+    """:func:`chessdom.models.counting.count_placements`, its parts listed on ``executor``
+    (and kept part by part in ``state_dir``, as there)."""
+    state = None if state_dir is None else count_state(state_dir, problem, value, enumeration_parts(problem, value))
+    tally, exact = enumerate_by_cubes(problem, value, executor, time_limit=time_limit, on_progress=on_progress,
+                                      state=state)
+    return tally.count(exact, representatives, state)

@@ -4,9 +4,11 @@ models and searches, with errors that name the argument at fault."""
 from __future__ import annotations
 
 import numbers
+import os
 import re
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from chessdom import models, native_search
 from chessdom.chessboard import PLACEMENT_VARIANTS, Board, NQueensResult, Piece, PlacementProblem, PlacementResult
@@ -110,6 +112,7 @@ def solve_placement(
     representatives: bool = False,
     executor=None,
     on_progress: Callable[[dict], None] | None = None,
+    state_dir: str | os.PathLike | None = None,
 ) -> PlacementResult:
     """The fewest pieces that dominate a board (or the most that do not attack each
     other), with a placement, a proof of the bound and the published value beside it.
@@ -133,6 +136,10 @@ def solve_placement(
     on_progress : called with the bounds proved and the best verified placement each time
         one improves (a dict: ``lower_bound``, ``upper_bound``, ``value``, ``placement``,
         ``proof``, and the cubes or count parts done where they run).
+    state_dir : with ``count``, a directory (made if missing) where the count records each
+        part it finishes: run again with the same directory, a count that was stopped
+        goes on without listing them again, and a finished one answers at once. A
+        directory that records another count is refused.
 
     Returns
     -------
@@ -143,7 +150,8 @@ def solve_placement(
     ------
     ValueError naming the argument at fault: an unknown piece, variant or solver, a
     malformed size or a side outside 1…``models.MAX_SIDE``, a time limit outside
-    (0, :data:`MAX_TIME_LIMIT`], a seed outside 0…:data:`MAX_SEED`.
+    (0, :data:`MAX_TIME_LIMIT`], a seed outside 0…:data:`MAX_SEED`, a ``state_dir``
+    without ``count`` or recording another count.
 
     Example
     -------
@@ -159,8 +167,11 @@ def solve_placement(
     time_limit = check_time_limit(time_limit)
     seed = check_seed(seed)
     problem = PlacementProblem(board, chosen, objective)
+    if state_dir is not None and not count:
+        raise ValueError("state_dir: keeps a count's parts, and needs count=True")
     return models.solve(problem, solver=solver, time_limit=time_limit, count=count, seed=seed, use_theorems=use_theorems,
-                        representatives=representatives, executor=executor, on_progress=on_progress)
+                        representatives=representatives, executor=executor, on_progress=on_progress,
+                        state_dir=None if state_dir is None else Path(state_dir))
 
 
 def solve_nqueens(

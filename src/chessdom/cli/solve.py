@@ -28,6 +28,10 @@ def _solve(args: argparse.Namespace) -> int:
             _check_empty_directory(_count_directory(args.certify), "--certify (its count's directory)")
     if args.representatives is not None and not args.count:
         raise UsageError("argument --representatives: needs --count")
+    if args.state is not None and not args.count:
+        raise UsageError("argument --state: needs --count")
+    if args.state is not None and args.state.exists() and not args.state.is_dir():
+        raise UsageError(f"argument --state: {args.state} is not a directory")
     started = time.monotonic()
     certify = args.certify is not None
     problem = PlacementProblem(args.size, Piece(args.piece), PLACEMENT_VARIANTS[args.variant])
@@ -44,6 +48,7 @@ def _solve(args: argparse.Namespace) -> int:
             representatives=args.representatives is not None or (certify and args.count),
             executor=executor,
             on_progress=show,
+            state_dir=args.state,
         )
         answer = result.to_dict()
         if args.representatives is None and answer.get("count"):
@@ -268,6 +273,10 @@ def add_solve(commands) -> None:
                              "each cube's proof under it; default %(default)s")
     parser.add_argument("--representatives", metavar="FILE",
                         help="with --count: write one placement per symmetry class to FILE, one per line")
+    parser.add_argument("--state", type=Path, metavar="DIR",
+                        help="with --count: record each finished part of the count in DIR (made if missing), so that "
+                             "a run stopped part-way and started again with the same DIR goes on without listing them "
+                             "again; a finished count's DIR answers at once (remove it to count afresh)")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                         help="run the SAT queries as cube-and-conquer on this Dask cluster")
     parser.add_argument("--workers", type=integer(1), metavar="N",

@@ -1,0 +1,158 @@
+"""A count's checkpoint: the parts it has finished, recorded in a directory it is given, so
+that a count stopped part-way — its process killed, its server restarted — goes on from
+there, listing only the parts not yet recorded.
+
+The directory holds one file, ``parts.jsonl``: a header naming the count, then one JSON
+line per event, each appended whole, flushed and fsync'd before the count goes on (a
+count of γ(Q_15) runs for hours, so a part is worth one fsync; a line is a few hundred
+bytes to a few kilobytes). The events:
+
+- ``{"part": KEY, "placements": [...]}`` — a part listed completely, with what it listed
+  (its placements as square numbers; lex-leaders for a part of lex-leaders);
+- ``{"split": KEY}`` — a part cut into smaller ones past its budget
+  (:func:`chessdom.models.counting.split_part`): on resuming it is cut again at once;
+- ``{"complete": true, "solutions": S, "up_to_symmetry": C}`` — the count finished.
+
+A part's KEY is a digest of what decides which placements it lists (its region counts,
+weight, rings and listing method), not of what it was handed from the part it was split
+from, which only saves work. The header's fingerprint covers the problem, the value
+counted, the parts planned and :data:`FORMAT_VERSION`, so a directory recording another
+count is refused (:class:`StateMismatch`) rather than mixed in. A last line cut short by a
+kill is ignored and cut off before the next append.
+
+A finished count's state is kept: run again with it, the count answers from its records
+at once (every representative still passes the independent checker, as every count's
+do). Removing the directory starts the count afresh. This module reads and writes
+records only; which parts run is :mod:`chessdom.models.counting`'s business.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+FORMAT_VERSION = 1
+"""Raised whenever what a recorded part means changes (how parts are planned, split or
+listed), so that an older state is refused instead of misread."""
+
+STATE_FILE = "parts.jsonl"
+
+
+class StateMismatch(ValueError):
+    """The state directory records another count (another problem, value, plan or format)."""
+
+
+def part_key(part) -> str:
+    """A digest of what decides the placements ``part`` lists (not its ``known`` ones)."""
+    shape = (part.counts, part.weight, part.rings, part.by_lp, part.by_mip)
+    return hashlib.sha256(repr(shape).encode()).hexdigest()[:32]
+
+
+def fingerprint(problem, value: int, parts: Iterable, max_rings: int) -> str:
+    """A digest of everything that shapes a count's parts."""
+    plan = [part_key(part) for part in parts]
+    shape = (FORMAT_VERSION, problem.board.rows, problem.board.cols, problem.piece.value,
+             problem.objective.value, value, max_rings, plan)
+    return hashlib.sha256(repr(shape).encode()).hexdigest()
+
+
+class CountState:
+    """The records of one count in ``directory`` (made if missing), checked against
+    ``fingerprint``; ``finished`` maps part keys to what they listed, ``splits`` holds the
+    keys of parts that were split."""
+
+    def __init__(self, directory: Path, fingerprint: str, described: str):
+        self.path = Path(directory) / STATE_FILE
+        self.finished: dict[str, list[tuple[int, ...]]] = {}
+        self.splits: set[str] = set()
+        self.complete = False
+        Path(directory).mkdir(parents=True, exist_ok=True)
+        lines = _whole_lines(self.path)
+        if not lines:
+            self._append({"format": FORMAT_VERSION, "fingerprint": fingerprint, "count": described}, new=True)
+            return
+        header = json.loads(lines[0])
+        if header.get("fingerprint") != fingerprint:
+            raise StateMismatch(
+                f"{directory} holds the state of another count ({header.get('count', 'unknown')}, format "
+                f"{header.get('format')}), not of {described} (format {FORMAT_VERSION}): give an empty or new "
+                "directory, or remove it to start afresh"
+            )
+        for line in lines[1:]:
+            self._read(json.loads(line))
+
+    def _read(self, record: dict) -> None:
+        if "part" in record:
+            self.finished[record["part"]] = [tuple(placement) for placement in record["placements"]]
+        elif "split" in record:
+            self.splits.add(record["split"])
+        elif record.get("complete"):
+            self.complete = True
+
+    def restore(self, tally, parts: list, split: Callable[[object], list]) -> list:
+        """The parts still to list, in order: each recorded one is added to ``tally`` as if
+        listed now, and each recorded as split is cut again (``split(part)``) and its
+        pieces looked up in turn."""
+        todo: list = []
+        pending = list(reversed(parts))
+        while pending:
+            part = pending.pop()
+            key = part_key(part)
+            if key in self.finished:
+                tally.add(part, self.finished[key])
+            elif key in self.splits:
+                pending.extend(reversed(split(part)))
+            else:
+                todo.append(part)
+        return todo
+
+    def record(self, part, placements: list) -> None:
+        """``part`` finished, having listed ``placements``."""
+        key = part_key(part)
+        self.finished[key] = [tuple(placement) for placement in placements]
+        self._append({"part": key, "placements": [list(placement) for placement in placements]})
+
+    def record_split(self, part) -> None:
+        key = part_key(part)
+        self.splits.add(key)
+        self._append({"split": key})
+
+    def record_complete(self, solutions: int, up_to_symmetry: int) -> None:
+        if not self.complete:
+            self.complete = True
+            self._append({"complete": True, "solutions": solutions, "up_to_symmetry": up_to_symmetry})
+
+    def _append(self, record: dict, new: bool = False) -> None:
+        # One write of the whole line, then fsync: a kill leaves it whole or torn at the end,
+        # never a later line after a lost one.
+        with open(self.path, "ab") as out:
+            out.write(json.dumps(record, separators=(",", ":")).encode() + b"\n")
+            out.flush()
+            os.fsync(out.fileno())
+        if new:  # the file's name must outlive a power cut too
+            _fsync_directory(self.path.parent)
+
+
+def _whole_lines(path: Path) -> list[str]:
+    """The file's whole lines; a last line without its newline (torn by a kill) is cut off
+    the file so the next record starts on a line of its own."""
+    if not path.exists():
+        return []
+    data = path.read_bytes()
+    whole = data[: data.rfind(b"\n") + 1]
+    if len(whole) < len(data):
+        with open(path, "r+b") as file:
+            file.truncate(len(whole))
+            os.fsync(file.fileno())
+    return whole.decode().splitlines()
+
+
+def _fsync_directory(directory: Path) -> None:
+    descriptor = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
