@@ -116,6 +116,10 @@ def _bound_and_claim(read: Manifest, context: dict, verdict: Verdict) -> bool:
         what = "enumerate the placements of" if read.enumeration is not None else "prove the optimum"
         return not verdict.fail(step, f"refuting {read.bound} does not {what} {read.value} "
                                       f"(that needs {expected_bound})")
+    relation = "at least" if read.objective == "independence" else "at most"
+    if read.raw["refuted"].get("relation") != relation:
+        return not verdict.fail(step, f"refuting {read.objective} is refuting {relation!r} a bound, "
+                                      f"not {str(read.raw['refuted'].get('relation'))[:40]!r}")
     verdict.claim = words or claim(read.problem, read.bound)
     if read.raw.get("claim") != verdict.claim:
         return not verdict.fail(step, f"the manifest says {read.raw.get('claim')!r}; "
@@ -155,6 +159,12 @@ def _placements(read: Manifest, context: dict, verdict: Verdict) -> bool:
     context["blocked"] = ()
     if read.enumeration is None:
         return True
+    # Each listed placement is blocked by a clause of `value` literals, at least 3 bytes
+    # each with the " 0" after them: a formula of the listed size blocks no more than this.
+    most = read.files["formula"].bytes // (3 * max(read.value, 1) + 2)
+    if read.enumeration["solutions"] > most:
+        return not verdict.fail("placements", f"{read.enumeration['solutions']} placements cannot all be blocked "
+                                              f"in a formula of {read.files['formula'].bytes} bytes")
     try:
         context["blocked"] = expand(read.problem, read.value, read.enumeration)
     except EnumerationError as error:

@@ -12,7 +12,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 
 from chessdom.certificates.check import ENGINES, CheckerUnavailable, check_certificate
 from chessdom.certificates.files import Unreadable
@@ -113,6 +113,8 @@ def run(args: argparse.Namespace, local_pool: LocalPool = lambda size: ProcessPo
             verdict = check_certificate(directory, engine=args.engine, executor=executor)
     except Unreadable as error:
         raise ValueError(f"cannot read {args.target}: {error}") from None
+    except BrokenExecutor as error:  # a worker killed (out of memory, say): nothing was decided
+        raise ValueError(f"could not check {args.target}: a checking process died ({type(error).__name__})") from None
     except CheckerUnavailable as error:
         raise ValueError(str(error)) from None
     if args.json:

@@ -25,7 +25,10 @@ def read_cubes(text: bytes, variables: int) -> list[tuple[int, ...]]:
         lines = text.decode("ascii").splitlines()
     except UnicodeDecodeError:
         raise CubeError("cubes.txt is not ASCII text") from None
+    longest = len(f"-{variables} ") * variables + 1  # every variable once, each at its widest, and the 0
     for number, line in enumerate(lines, start=1):
+        if len(line) > longest:
+            raise CubeError(f"cubes.txt line {number} is longer than any cube of the formula's {variables} variables")
         try:
             literals = [int(token) for token in line.split()]
         except ValueError:
@@ -34,6 +37,8 @@ def read_cubes(text: bytes, variables: int) -> list[tuple[int, ...]]:
             raise CubeError(f"cubes.txt line {number} must be literals ended by a single 0")
         if any(abs(literal) > variables for literal in literals[:-1]):
             raise CubeError(f"cubes.txt line {number} names a variable beyond the formula's {variables}")
+        if len({abs(literal) for literal in literals[:-1]}) != len(literals) - 1:
+            raise CubeError(f"cubes.txt line {number} names a variable twice")
         cubes.append(tuple(literals[:-1]))
         if len(cubes) > MAX_CUBES:
             raise CubeError(f"more than {MAX_CUBES} cubes")

@@ -66,6 +66,9 @@ def expand(problem: dict, value: int, enumeration: dict) -> list[list[int]]:
         for placement in orbit:
             _check_placement(problem, value, placement, objective)
         seen |= orbit
+        if len(seen) > solutions:  # stop at once: the work is bounded by what the manifest claims
+            raise EnumerationError(f"the representatives make more than the {solutions} placements the manifest "
+                                   f"says")
     if len(representatives) != classes or len(seen) != solutions:
         raise EnumerationError(f"the representatives make {len(representatives)} classes of {len(seen)} placements; "
                                f"the manifest says {classes} classes of {solutions}")

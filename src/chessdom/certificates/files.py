@@ -15,7 +15,17 @@ _CHUNK = 1 << 20
 
 class Unreadable(ValueError):
     """A certificate that cannot be read: not a regular file, malformed JSON, a truncated
-    archive, a proof that is not text DRAT. Distinct from one that is read and rejected."""
+    archive, a proof that is not text DRAT. Distinct from one that is read and rejected.
+    Its words are cut to one bounded line: they may quote what was read (a 64 MiB proof of
+    NUL bytes once printed a 256 MiB line)."""
+
+    LONGEST = 300
+
+    def __init__(self, message: str):
+        message = " ".join(str(message).split())
+        if len(message) > self.LONGEST:
+            message = message[: self.LONGEST - 1] + "…"
+        super().__init__(message)
 
 
 class FileMismatch(ValueError):

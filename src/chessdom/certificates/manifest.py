@@ -28,7 +28,7 @@ from chessdom.certificates.contract import (
     ContractError,
     validate_problem,
 )
-from chessdom.certificates.files import Unreadable, read_capped
+from chessdom.certificates.files import FileMismatch, Unreadable, read_capped
 
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
@@ -61,7 +61,10 @@ class Manifest:
 
 def read_manifest(directory: Path) -> Manifest:
     """The manifest of the certificate in ``directory``; raises Unreadable."""
-    data = read_capped(directory / MANIFEST, MAX_MANIFEST_BYTES)
+    try:
+        data = read_capped(directory / MANIFEST, MAX_MANIFEST_BYTES)
+    except FileMismatch:
+        raise Unreadable(f"{directory} holds no {MANIFEST}") from None
     try:
         raw = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
@@ -146,7 +149,8 @@ def _listed(entry, label: str, most: int) -> Listed:
     if not isinstance(entry, dict):
         raise ContractError(f"{label} must be a JSON object with file, bytes and sha256")
     name = _field(entry, "file", str, f"{label}.file")
-    if not name or Path(name).name != name or name in (".", "..", MANIFEST) or len(name) > 255:
+    if not name or Path(name).name != name or name in (".", "..", MANIFEST) or len(name) > 255 \
+            or not name.isprintable() or not name.isascii():
         raise ContractError(f"{label}.file must be the plain name of a file beside the manifest, got {_short(name)}")
     size = _integer(entry, "bytes", most, f"{label}.bytes")
     sha256 = _field(entry, "sha256", str, f"{label}.sha256")

@@ -135,7 +135,11 @@ def unpack(archive: Path, target: Path) -> Path:
                     _copy(tar, member, target / path.name, declared)
                 if not listed:  # all it names are here: the rest need not be inflated
                     break
-    except (tarfile.TarError, EOFError, zlib.error, OSError) as error:
+    except Unreadable:
+        raise
+    except (tarfile.TarError, EOFError, zlib.error, OSError, ValueError, TypeError) as error:
+        # tarfile also raises TypeError (a gzip header cut short) and ValueError (a pax
+        # sparse map that is not numbers): found by tests/test_certificates_fuzz.py.
         raise SourceError(f"{archive.name} is not a readable .tar.gz archive: {error}") from None
     return target
 
