@@ -16,9 +16,10 @@ the text of a proof, and the archive (cut, or members with odd names and types) 
   exactly one line on stderr.
 
 What the properties (and hand-made probes) found is kept below them as plain tests, each
-failing on the checker as it was before its fix; the one still marked ``xfail(strict=True)``
-(tarfile reading a long-name header's payload whole) fails today. The strategies leave out the inputs of two of those bugs until ``FIXED`` says
-otherwise, and remove no manifest, so that the properties test everything else.
+failing on the checker as it was before its fix; those still marked ``xfail(strict=True)``
+fail today (a long-name tar header read whole, a bundle's formula parsed once per cube).
+The strategies leave out the inputs of some of those bugs until ``FIXED`` says otherwise,
+so that the properties test everything else.
 ``CHESSDOM_FUZZ_SCALE=N`` runs N times the examples."""
 
 from __future__ import annotations
@@ -905,8 +906,6 @@ def test_no_cube_longer_than_the_formula_has_variables_is_handed_to_the_drat_che
     assert max(longest, default=0) <= variables, max(longest)
 
 
-@pytest.mark.xfail(strict=True, reason="check._bound_and_claim quotes the manifest's claim whole in the reason: "
-                                       "a 10 MB claim printed a 10 MB line on stdout (exit 1) and in --json")
 def test_what_a_rejection_says_is_a_bounded_line(single, capsys):
     manifest = load(single)
     manifest["claim"] = "x" * LONG

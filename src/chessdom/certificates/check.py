@@ -122,7 +122,9 @@ def _bound_and_claim(read: Manifest, context: dict, verdict: Verdict) -> bool:
                                       f"not {str(read.raw['refuted'].get('relation'))[:40]!r}")
     verdict.claim = words or claim(read.problem, read.bound)
     if read.raw.get("claim") != verdict.claim:
-        return not verdict.fail(step, f"the manifest says {read.raw.get('claim')!r}; "
+        said = repr(read.raw.get("claim"))  # quoted no longer than a line: a 10 MB claim was printed whole
+        said = said if len(said) <= 160 else said[:159] + "…"
+        return not verdict.fail(step, f"the manifest says {said}; "
                                       f"the refuted formula says {verdict.claim!r}")
     verdict.steps[step] = True
     return True
