@@ -1,4 +1,9 @@
+import contextlib
+import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 from werkzeug.serving import make_server
@@ -27,14 +32,46 @@ def client(make_app):
     return make_app(run_jobs=False).test_client()
 
 
-@pytest.fixture
-def live_server(make_app):
-    """An app (jobs off) served on a free loopback port in this process: its test client
-    and its base URL, for what must fetch over HTTP (``chessdom certificate check URL``)."""
-    app = make_app(run_jobs=False)
+@contextlib.contextmanager
+def serving(app):
+    """``app`` served on a free loopback port in this process: its test client and base URL."""
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield app.test_client(), f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join()
+    try:
+        yield app.test_client(), f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join()
+
+
+@pytest.fixture
+def live_server(make_app):
+    """An app (jobs off) served on a free loopback port, for what must fetch over HTTP
+    (``chessdom certificate check URL``)."""
+    with serving(make_app(run_jobs=False)) as served:
+        yield served
+
+
+@pytest.fixture
+def live_server_with_tokens(make_app):
+    """The same, on a service with the one token ``s3cret``."""
+    with serving(make_app(run_jobs=False, tokens=frozenset({"s3cret"}))) as served:
+        yield served
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    """The documentation site, built strictly once per test process (a build runs every
+    example the verify how-to shows: about 13 s)."""
+    root = Path(__file__).resolve().parent.parent
+    site_dir = tmp_path_factory.mktemp("site")
+    build = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(root / "mkdocs.yml"),
+         "--site-dir", str(site_dir)],
+        cwd=root, capture_output=True, text=True, timeout=300,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    assert build.returncode == 0, build.stdout + build.stderr
+    assert "WARNING" not in build.stderr, build.stderr
+    return site_dir

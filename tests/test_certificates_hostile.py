@@ -16,9 +16,7 @@ import threading
 import time
 
 import pytest
-from werkzeug.serving import make_server
 
-from chessdom.api import create_app
 from chessdom.certificates import Unreadable, check_certificate
 from chessdom.certificates.command import main
 from chessdom.certificates.sources import Download, SourceError, fetch, unpack
@@ -244,20 +242,8 @@ def test_a_check_stopped_by_sigterm_leaves_no_scratch_directory(tmp_path):
     assert list(scratch.iterdir()) == []
 
 
-@pytest.fixture
-def served_with_tokens(tmp_path):
-    app = create_app(data_dir=tmp_path / "data", run_jobs=False, tokens=frozenset({"s3cret"}))
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield app.test_client(), f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join()
-    app.extensions["chessdom"].shutdown()
-
-
-def test_a_url_on_a_service_with_tokens_is_checked_with_the_token(served_with_tokens, capsys, monkeypatch):
-    client, base = served_with_tokens
+def test_a_url_on_a_service_with_tokens_is_checked_with_the_token(live_server_with_tokens, capsys, monkeypatch):
+    client, base = live_server_with_tokens
     answer = client.post("/domination", json={"size": 5, "piece": "queen", "certify": True, "time_limit": 60},
                          headers={"Authorization": "Bearer s3cret"}).get_json()
     url = base + answer["certificate"]["manifest"]

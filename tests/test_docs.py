@@ -3,7 +3,6 @@ a broken link, a docstring mkdocstrings cannot render, a page missing from the n
 references are generated from the code, it needs no network to be read, and the README
 stays a front door."""
 
-import os
 import re
 import subprocess
 import sys
@@ -18,20 +17,6 @@ README_MAX_LINES = 300
 def test_readme_is_a_front_door_not_a_manual():
     lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
     assert len(lines) <= README_MAX_LINES
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    site_dir = tmp_path_factory.mktemp("site")
-    build = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(ROOT / "mkdocs.yml"),
-         "--site-dir", str(site_dir)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
-    assert build.returncode == 0, build.stdout + build.stderr
-    assert "WARNING" not in build.stderr, build.stderr
-    return site_dir
 
 
 def test_site_builds_strictly_with_every_page(site):

@@ -3,30 +3,14 @@ every page link names a file that is there, and the search works without a serve
 index is also a script, and its worker runs through a shim the site carries)."""
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 LINK = re.compile(r"""<a\b[^>]*\bhref=["']([^"']+)["']""", re.IGNORECASE)
 SCRIPT = re.compile(r"""<script\b[^>]*\bsrc=["']([^"']+)["']""", re.IGNORECASE)
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    site_dir = tmp_path_factory.mktemp("site")
-    build = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(ROOT / "mkdocs.yml"),
-         "--site-dir", str(site_dir)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
-    assert build.returncode == 0, build.stdout + build.stderr
-    return site_dir
 
 
 def local_targets(page: Path, pattern: re.Pattern) -> list[tuple[str, Path]]:
