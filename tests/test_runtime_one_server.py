@@ -16,7 +16,7 @@ from chessdom.scripts.live_server import ServerProcess, free_port
 
 def runner_and_run():
     from chessdom.api.runtime.locks import RunnerLock
-    from chessdom.api.runtime.runs import Run
+    from chessdom.api.runtime.store.runs import Run
 
     return RunnerLock, Run
 

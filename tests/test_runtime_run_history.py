@@ -8,7 +8,7 @@ from chessdom.api.runtime.store import Store
 
 def history():
     """The run history module (imported here, so that the HTTP facts run on any version)."""
-    return importlib.import_module("chessdom.api.runtime.runs")
+    return importlib.import_module("chessdom.api.runtime.store.runs")
 
 TOKENS = frozenset({"alice-token", "bob-token"})
 

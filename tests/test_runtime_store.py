@@ -5,7 +5,7 @@ import subprocess
 import threading
 import time
 
-from chessdom.api.runtime.runs import Run
+from chessdom.api.runtime.store.runs import Run
 from chessdom.api.runtime.store import MAX_CRASHES, QueueFull, Store
 
 TOUR_RESULT = {"status": "found", "path": [f"a{rank}" for rank in range(1, 100_001)]}

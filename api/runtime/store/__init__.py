@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from chessdom.api.runtime.locks import runner_alive
-from chessdom.api.runtime.runs import Run, insert_run, list_runs
+from chessdom.api.runtime.store.runs import Run, insert_run, list_runs
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
