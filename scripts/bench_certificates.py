@@ -30,7 +30,6 @@ each certificate made once, then checked by dratify's old default call ("before"
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import shutil
 import tempfile
@@ -47,6 +46,7 @@ from chessdom.models.certificates import (
     MAX_PROOF_BYTES, ORDERS, CertificateUnavailable, make_certificate, plain_formula, refuted_bound,
 )
 from chessdom.models.certificates.prover import log_proof
+from chessdom.processes.executors import open_executor
 
 Q, N, K = Piece.QUEEN, Piece.KNIGHT, Piece.KING
 GAMMA, INDEPENDENT = Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION
@@ -146,17 +146,6 @@ def run_orders(cases, cap: float) -> str:
     return tabulate(table, ["problem", "encoding", "order", "cadical s", "proof MB", "load"], tablefmt="github")
 
 
-@contextlib.contextmanager
-def _executor(scheduler: str | None):
-    if scheduler is None:
-        yield None
-        return
-    from distributed import Client
-
-    with Client(scheduler, timeout=10) as client:
-        yield client.get_executor()
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cap", type=float, default=900.0, help="seconds per solve and per certificate")
@@ -188,7 +177,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.orders:
         print(run_orders(cases, args.cap))
         return
-    with _executor(args.scheduler) as executor:
+    with open_executor(args.scheduler, None) as executor:
         print(run_certificates(cases, args.cap, args.workers, executor, args.max_proof_mb * 2**20))
 
 

@@ -145,8 +145,11 @@ def main(argv: list[str] | None = None, prog: str = "chessdom compare") -> int:
         cli.error(f"argument --{error.option.replace('_', '-')}: {error.message}")
     kind = KINDS[args.kind]
 
+    try:
+        executor = DaskExecutor(args.scheduler) if args.scheduler else LocalExecutor(jobs)
+    except ValueError as unreachable:  # no dask.distributed, or no scheduler there
+        cli.error(str(unreachable))
     store = SweepStore(args.data, versions())
-    executor = DaskExecutor(args.scheduler) if args.scheduler else LocalExecutor(jobs)
     try:
         outcome = run_sweep(specs, store, executor, fresh=args.fresh, progress=not args.quiet)
         where = executor.describe()

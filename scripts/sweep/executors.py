@@ -8,12 +8,11 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import as_completed
 
 from chessdom.processes import WorkerPool
+from chessdom.processes.executors import connect_cluster
 from chessdom.scripts.sweep.runner import run_cell
 from chessdom.scripts.sweep.warm import warm_up
 
 Finished = tuple[dict, list[dict] | Exception]
-
-CONNECT_SECONDS = 10
 
 
 class LocalExecutor:
@@ -64,15 +63,9 @@ class DaskExecutor:
     be installed where they run."""
 
     def __init__(self, address: str):
-        try:
-            from distributed import Client
-        except ImportError:
-            raise SystemExit("--scheduler needs dask.distributed: pip install 'chessdom[cluster]'") from None
+        """Raises ValueError naming ``--scheduler`` when the cluster cannot be reached."""
         self.address = address
-        try:
-            self.client = Client(address, timeout=CONNECT_SECONDS)
-        except OSError as error:
-            raise SystemExit(f"cannot reach the Dask scheduler at {address}: {error}") from None
+        self.client = connect_cluster(address)
 
     def describe(self) -> dict:
         threads = sum(self.client.nthreads().values())

@@ -1,6 +1,11 @@
 """The checker's command line, shared by ``python -m chessdom.certificates`` and
 ``chessdom certificate check``: a directory, a ``.tar.gz`` archive or the service's URL,
-its DRAT checks run on ``--workers N`` local processes or a Dask cluster (``--scheduler``)."""
+its DRAT checks run on ``--workers N`` local processes.
+
+Where the checks run is opened by the caller (:data:`ExecutorOpener`), as this package
+imports nothing else of chessdom: standing alone it has local processes only;
+``chessdom certificate check`` hands it chessdom's own opener, which adds ``--scheduler``
+(a Dask cluster)."""
 
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 
 from chessdom.certificates.check import ENGINES, CheckerUnavailable, check_certificate
@@ -21,7 +27,9 @@ from chessdom.certificates.sources import Download, certificate_directory
 USAGE_ERROR = 2
 REJECTED = 1
 
-LocalPool = Callable[[int], Executor]
+ExecutorOpener = Callable[[str | None, int | None], AbstractContextManager[Executor | None]]
+"""``open(scheduler, workers)``: for a block, the cluster at ``scheduler``, ``workers``
+local processes, or None (checks run here) when both are None."""
 DOWNLOAD_MB = 1024
 """A compressed archive this large holds far more than any certificate made so far (γ(Q_13)'s
 bundle of 85 proofs is 273 MB unpacked); ``--max-download-mb`` raises it, up to the
@@ -38,7 +46,8 @@ def _positive(text: str) -> int:
     return number
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_arguments(parser: argparse.ArgumentParser, *, cluster: bool) -> None:
+    """The checker's arguments; ``--scheduler`` only with ``cluster`` (an opener that reaches one)."""
     parser.add_argument("target", metavar="DIR-or-ARCHIVE-or-URL",
                         help="a certificate directory, its .tar.gz archive, or its URL /certificates/{id}")
     parser.add_argument("--engine", choices=ENGINES, default="native",
@@ -46,9 +55,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "default %(default)s")
     parser.add_argument("--workers", type=_positive, default=1, metavar="N",
                         help="check a cube bundle's proofs on N local processes; default %(default)s (here)")
-    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
-                        help="check a cube bundle's proofs on this Dask cluster (its workers must see the files: "
-                             "this machine or a shared filesystem)")
+    if cluster:
+        parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                            help="check a cube bundle's proofs on this Dask cluster (its workers must see the files: "
+                                 "this machine or a shared filesystem)")
+    else:
+        parser.set_defaults(scheduler=None)
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
     parser.add_argument("--token", default=os.environ.get("CHESSDOM_TOKEN"), metavar="TOKEN",
                         help="bearer token for a URL on a service with tokens; default $CHESSDOM_TOKEN")
@@ -57,24 +69,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 @contextlib.contextmanager
-def executor_for(args: argparse.Namespace, local_pool: LocalPool) -> Iterator[Executor | None]:
-    """Where the DRAT checks run: a Dask cluster, ``local_pool(workers)``, or here."""
-    if args.scheduler is not None:
-        try:
-            from distributed import Client
-        except ImportError:
-            raise ValueError("--scheduler needs dask.distributed: pip install 'chessdom[cluster]'") from None
-        try:
-            client = Client(args.scheduler, timeout=10)
-        except (OSError, ValueError) as error:
-            raise ValueError(f"--scheduler: cannot reach {args.scheduler}: {error}") from None
-        with client:
-            yield client.get_executor()
-    elif args.workers > 1:
-        with local_pool(args.workers) as pool:
-            yield pool
-    else:
+def local_processes(scheduler: str | None, workers: int | None) -> Iterator[Executor | None]:
+    """The standalone checker's :data:`ExecutorOpener`: ``workers`` local processes, or here."""
+    if scheduler is not None:
+        raise ValueError("argument --scheduler: this command checks on local processes only")
+    if workers is None:
         yield None
+        return
+    with ProcessPoolExecutor(workers) as pool:
+        yield pool
 
 
 class Terminated(SystemExit):
@@ -101,15 +104,17 @@ def signals_unwind() -> Iterator[None]:
             signal.signal(number, handler)
 
 
-def run(args: argparse.Namespace, local_pool: LocalPool = lambda size: ProcessPoolExecutor(size)) -> int:
-    """Check and print the verdict: exit status 0 verified, 1 rejected. Raises ValueError
-    for a target that cannot be read (not a certificate directory, archive or fetchable URL,
-    or a certificate outside the contract's shape and limits: "cannot read"), an
-    unreachable scheduler, or a missing engine."""
+def run(args: argparse.Namespace, open_executor: ExecutorOpener = local_processes) -> int:
+    """Check and print the verdict: exit status 0 verified, 1 rejected. The checks of a
+    cube bundle run on ``open_executor(args.scheduler, workers)``, or here for one worker.
+    Raises ValueError for a target that cannot be read (not a certificate directory,
+    archive or fetchable URL, or a certificate outside the contract's shape and limits:
+    "cannot read"), an unreachable scheduler, or a missing engine."""
+    workers = args.workers if args.workers > 1 else None
     download = Download(token=args.token, max_bytes=args.max_download_mb * 2**20)
     try:
         with signals_unwind(), certificate_directory(args.target, download) as directory, \
-                executor_for(args, local_pool) as executor:
+                open_executor(args.scheduler, workers) as executor:
             verdict = check_certificate(directory, engine=args.engine, executor=executor)
     except Unreadable as error:
         raise ValueError(f"cannot read {args.target}: {error}") from None
@@ -136,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         description="Check a chessdom certificate (a directory, its .tar.gz archive, or the URL the service gave): "
                     "rebuild its formula, check hashes, placements and the DRAT refutations. Exit status 0 "
                     "verified, 1 rejected, 2 usage or cannot read.")
-    add_arguments(parser)
+    add_arguments(parser, cluster=False)
     try:
         return run(parser.parse_args(argv))
     except ValueError as error:

@@ -46,16 +46,17 @@ def _add_certificate(commands) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=Parser)
     check = actions.add_parser("check", help="check a certificate directory or URL; exit status 1 if rejected",
                                description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
-    command.add_arguments(check)
+    command.add_arguments(check, cluster=True)
     check.set_defaults(handler=_check_certificate)
 
 
 def _check_certificate(args: argparse.Namespace) -> int:
-    """The checker's own command, with this package's worker pool for ``--workers``."""
+    """The checker's own command, its checks on chessdom's executors: ``--workers`` warm
+    worker processes, ``--scheduler`` a Dask cluster."""
     from chessdom.certificates import command
-    from chessdom.processes import WorkerPool
+    from chessdom.processes.executors import open_executor
 
-    return command.run(args, local_pool=WorkerPool)
+    return command.run(args, open_executor=open_executor)
 
 
 def parser() -> argparse.ArgumentParser:

@@ -17,7 +17,7 @@ from tqdm import tqdm
 from chessdom import library, models, native_search
 from chessdom.chessboard import PLACEMENT_VARIANTS, Piece, PlacementProblem
 from chessdom.models.certificates import MAX_PROOF_BYTES
-from chessdom.processes import WorkerPool
+from chessdom.processes.executors import open_executor
 
 from chessdom.cli.arguments import UsageError, add_board, add_json, integer, print_json, time_limit
 
@@ -35,7 +35,7 @@ def _solve(args: argparse.Namespace) -> int:
     started = time.monotonic()
     certify = args.certify is not None
     problem = PlacementProblem(args.size, Piece(args.piece), PLACEMENT_VARIANTS[args.variant])
-    with _cube_executor(args) as executor, _live_status(problem) as show:
+    with open_executor(args.scheduler, args.workers) as executor, _live_status(problem) as show:
         result = library.solve_placement(
             args.piece,
             args.size,
@@ -216,28 +216,6 @@ def _check_empty_directory(path: Path, argument: str) -> None:
         os.rmdir(tempfile.mkdtemp(prefix=f".{path.name}.", dir=parent))
     except OSError as error:
         raise UsageError(f"argument {argument}: cannot create {path}: {error.strerror}") from None
-
-
-@contextlib.contextmanager
-def _cube_executor(args: argparse.Namespace):
-    """Where cube-and-conquer runs: a Dask cluster (--scheduler), a local process pool
-    (--workers), or nowhere (one solver here)."""
-    if args.scheduler is not None:
-        try:
-            from distributed import Client
-        except ImportError:
-            raise UsageError("argument --scheduler: needs dask.distributed: pip install 'chessdom[cluster]'") from None
-        try:
-            client = Client(args.scheduler, timeout=10)
-        except (OSError, ValueError) as error:
-            raise UsageError(f"argument --scheduler: cannot reach {args.scheduler}: {error}") from None
-        with client:
-            yield client.get_executor()
-    elif args.workers is not None:
-        with WorkerPool(args.workers) as pool:
-            yield pool
-    else:
-        yield None
 
 
 def add_solve(commands) -> None:

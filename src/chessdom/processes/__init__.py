@@ -6,7 +6,8 @@ signals so that nothing outlives what it serves, and pools of warm worker proces
 - :mod:`.child` — starting a fresh interpreter that runs one function of chessdom;
 - :mod:`.killable` — :func:`run_killable`: a generator's events from a child killed at a limit;
 - :mod:`.pool` — :class:`WorkerPool`: warm, killable worker processes as a
-  :class:`concurrent.futures.Executor` (the service's solves, local cubes, sweep cells).
+  :class:`concurrent.futures.Executor` (the service's solves, local cubes, sweep cells);
+- :mod:`.executors` — :func:`~.executors.open_executor`: a Dask cluster, a local pool, or none.
 """
 
 from chessdom.processes.killable import run_killable
