@@ -8,9 +8,10 @@ import re
 
 import pytest
 
+from chessdom.scripts.sweep.grid import Columns, significant
 from chessdom.scripts.sweep.kinds import KINDS
 from chessdom.scripts.sweep.options import OptionError
-from chessdom.scripts.sweep.tables import Columns, parse_columns, render, significant
+from chessdom.scripts.sweep.tables import parse_columns, render
 
 DOMINATION = KINDS["domination"]
 STAMP = {"timed_at": "2026-01-01T00:00:00+00:00", "host": "lab", "cpu": "Xeon", "cores": 2, "revision": "v1",

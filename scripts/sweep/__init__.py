@@ -24,7 +24,7 @@ def sweep_frame(kind: str, *, data=None, fresh: bool = False, jobs: int = 1, sch
     ``scheduler`` run cells on local processes or a Dask cluster.
 
     Raises ``OptionError`` (a ``ValueError``) naming a bad option, or one the kind does not
-    read. Cells that fail are left out with a warning; a later call retries them.
+    read, and a ``ValueError`` naming ``--scheduler`` for a cluster it cannot reach. Cells that fail are left out with a warning; a later call retries them.
     """
     import warnings
 
@@ -34,7 +34,7 @@ def sweep_frame(kind: str, *, data=None, fresh: bool = False, jobs: int = 1, sch
     from chessdom.scripts.sweep.provenance import versions
     from chessdom.scripts.sweep.storage import SweepStore
     from chessdom.scripts.sweep.sweep import run_sweep
-    from chessdom.scripts.sweep.tables import pandas
+    from chessdom.scripts.sweep.grid import pandas
 
     specs = sweep_cells(sweep_options(kind, **options))
     jobs = bounded_integer("jobs", jobs, 1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from chessdom.scripts.sweep.tables import CELL_MEASURES, MEASURES, TEXT_MEASURES, Columns, Grid, atomic_frame, cell_text
+from chessdom.scripts.sweep.grid import CELL_MEASURES, MEASURES, TEXT_MEASURES, Columns, Grid, atomic_frame, cell_text
 
 NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
 """What siunitx reads as a number in an ``S`` column (as this module writes numbers)."""

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
-from chessdom.chessboard import Board, BoardError, Piece, parse_piece
+from chessdom.chessboard import PLACEMENT_VARIANTS, Board, BoardError, Piece, parse_piece
 from chessdom.library import MAX_SEED, check_time_limit
 
 DEFAULT_SIZES = {"domination": "4-8", "tours": "5,6", "paths": "8", "nqueens": "4-10"}
@@ -63,10 +63,8 @@ def sweep_options(kind: str, *, sizes=None, pieces=None, variants=None, starts=N
     """The options of a ``kind`` sweep from command-line text or Python values (``None``
     means the default). Raises ``OptionError`` for a bad value and for an option the kind
     does not read (``tours`` with ``pieces``), which would otherwise be silently ignored."""
-    from chessdom.scripts.sweep.kinds import KINDS
-
-    if kind not in KINDS:
-        raise OptionError("kind", f"{kind!r} is not a comparison (expected one of {', '.join(KINDS)})")
+    if kind not in PARAMETERS:
+        raise OptionError("kind", f"{kind!r} is not a comparison (expected one of {', '.join(PARAMETERS)})")
     given = {"pieces": pieces, "variants": variants, "starts": starts, "time_limit": time_limit,
              "node_limit": node_limit, "instances": instances, "closed": closed}
     for name, value in given.items():
@@ -131,12 +129,11 @@ def parse_pieces(pieces) -> tuple[Piece, ...]:
 
 
 def parse_variants(variants) -> tuple[str, ...]:
-    from chessdom.scripts.sweep.kinds.domination import OBJECTIVES
-
     chosen = _nonempty("variants", tuple(dict.fromkeys(split_list(variants))))
     for variant in chosen:
-        if variant not in OBJECTIVES:
-            raise OptionError("variants", f"{variant!r} is not a variant (expected some of {', '.join(OBJECTIVES)})")
+        if variant not in PLACEMENT_VARIANTS:
+            raise OptionError("variants",
+                              f"{variant!r} is not a variant (expected some of {', '.join(PLACEMENT_VARIANTS)})")
     return chosen
 
 

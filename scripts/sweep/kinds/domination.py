@@ -7,14 +7,11 @@ from chessdom import models
 from chessdom import native_search
 from chessdom.chessboard import PLACEMENT_VARIANTS, Board, Piece, PlacementProblem, PlacementResult
 
+from chessdom.scripts.sweep.grid import Layout
 from chessdom.scripts.sweep.options import SweepOptions
 from chessdom.scripts.sweep.plots import Panel
 from chessdom.scripts.sweep.provenance import stamped
 from chessdom.scripts.sweep.records import measured, with_gaps
-from chessdom.scripts.sweep.tables import Layout
-
-OBJECTIVES = PLACEMENT_VARIANTS
-"""The service's variant names, plus independence (the largest non-attacking set)."""
 
 MODEL_SOLVERS = ("cpsat", "sat")
 METHODS = ("greedy", *MODEL_SOLVERS)
@@ -56,7 +53,8 @@ def cells(options: SweepOptions) -> list[dict]:
 
 @stamped
 def run(spec: dict) -> list[dict]:
-    problem = PlacementProblem(Board(spec["rows"], spec["cols"]), Piece(spec["piece"]), OBJECTIVES[spec["variant"]])
+    problem = PlacementProblem(Board(spec["rows"], spec["cols"]), Piece(spec["piece"]),
+                               PLACEMENT_VARIANTS[spec["variant"]])
     # native_search picks the baseline for the piece and objective (a greedy or a
     # construction); the record's ``rule`` names it.
     engines = [("greedy", lambda: native_search.greedy_placement(problem))]

@@ -7,11 +7,11 @@ from chessdom.chessboard import NQueensResult
 from chessdom.library import NQUEENS_METHODS
 from chessdom.models.nqueens import solve_nqueens
 
+from chessdom.scripts.sweep.grid import Layout
 from chessdom.scripts.sweep.options import OptionError, SweepOptions
 from chessdom.scripts.sweep.plots import Panel
 from chessdom.scripts.sweep.provenance import stamped
 from chessdom.scripts.sweep.records import measured, with_gaps
-from chessdom.scripts.sweep.tables import Layout
 
 METHODS = NQUEENS_METHODS
 

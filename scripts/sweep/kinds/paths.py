@@ -10,11 +10,11 @@ from chessdom import native_search
 from chessdom.chessboard import Board, Piece, attack_table, parse_square, parse_squares, square_name, square_names
 from chessdom.native_search import HEURISTICS
 
+from chessdom.scripts.sweep.grid import Layout
 from chessdom.scripts.sweep.options import OptionError, SweepOptions
 from chessdom.scripts.sweep.plots import Panel
 from chessdom.scripts.sweep.provenance import stamped
 from chessdom.scripts.sweep.records import measured, with_gaps
-from chessdom.scripts.sweep.tables import Layout
 
 # Seed 000 has one rook on 5×5. A rook forbids its rank and file, rows + cols squares, so
 # one rook per 16 of rows + cols forbids about a quarter of any board, and with one

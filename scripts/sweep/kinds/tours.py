@@ -9,11 +9,11 @@ from chessdom import native_search
 from chessdom.chessboard import Board, parse_square, square_name
 from chessdom.native_search import TIE_BREAKS
 
+from chessdom.scripts.sweep.grid import Layout
 from chessdom.scripts.sweep.options import OptionError, SweepOptions
 from chessdom.scripts.sweep.plots import Panel
 from chessdom.scripts.sweep.provenance import stamped
 from chessdom.scripts.sweep.records import measured
-from chessdom.scripts.sweep.tables import Layout
 
 RANDOM_STARTS = 4
 
