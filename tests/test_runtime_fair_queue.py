@@ -3,9 +3,8 @@ queued jobs are claimed in turn across tokens, and what a token may store is bou
 (issue 20, item 6)."""
 
 import pytest
-
-from chessdom.api.runtime import store as stores
-from chessdom.api.runtime.store import Store
+from chessdom.api.runtime.store import QuotaExceeded, Store
+from chessdom.api.runtime.store.jobs import QueueFull
 
 TOKENS = ("alice-token", "bob-token")
 
@@ -47,10 +46,10 @@ def test_an_owner_with_a_job_running_waits_behind_one_with_none(tmp_path):
 def test_an_owner_storing_its_bound_may_queue_nothing_more(tmp_path):
     store = Store(tmp_path)
     store.add_job("path", {"blocked": ["a1"] * 300}, owner="alice", max_stored_per_owner=1000)
-    with pytest.raises(stores.QuotaExceeded):
+    with pytest.raises(QuotaExceeded):
         store.add_job("nqueens", {"size": 8}, owner="alice", max_stored_per_owner=1000)
     store.add_job("nqueens", {"size": 8}, owner="bob", max_stored_per_owner=1000)
-    with pytest.raises(stores.QueueFull):
+    with pytest.raises(QueueFull):
         store.add_job("nqueens", {"size": 8}, owner="bob", max_queued_per_owner=1)
 
 

@@ -11,10 +11,10 @@ import threading
 import time
 
 import pytest
-
 from chessdom.api.runtime import certificate_store, jobs
 from chessdom.api.runtime.certificate_store import CertificateStore
-from chessdom.api.runtime.store import DiskFull, Store
+from chessdom.api.runtime.store import Store
+from chessdom.api.runtime.store.database import DiskFull
 from chessdom.models.certificates import CertificateUnavailable
 from chessdom.scripts.live_server import ServerProcess
 
@@ -22,7 +22,7 @@ from chessdom.scripts.live_server import ServerProcess
 def fill(store: Store) -> None:
     """Let the store's file grow no more, for this thread's connection: SQLite's own
     "database or disk is full"."""
-    db = store._connect()
+    db = store.database.connect()
     db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
 
 

@@ -96,5 +96,5 @@ def test_a_second_server_on_the_same_data_directory_exits_at_once_and_touches_no
 
 
 def _attempts(data_dir, job_id) -> tuple:
-    row = Store(data_dir)._connect().execute("SELECT attempts, crashes FROM jobs WHERE id = ?", (job_id,)).fetchone()
+    row = Store(data_dir).database.connect().execute("SELECT attempts, crashes FROM jobs WHERE id = ?", (job_id,)).fetchone()
     return tuple(row)

@@ -1,12 +1,14 @@
 """The store under the runtime: bounded job listings, retention, an atomic queue limit,
 crash counting, and no requeue while a job's solver still lives."""
 
+import sqlite3
 import subprocess
 import threading
 import time
 
+from chessdom.api.runtime.store import Store
+from chessdom.api.runtime.store.jobs import MAX_CRASHES, QueueFull
 from chessdom.api.runtime.store.runs import Run
-from chessdom.api.runtime.store import MAX_CRASHES, QueueFull, Store
 
 TOUR_RESULT = {"status": "found", "path": [f"a{rank}" for rank in range(1, 100_001)]}
 
@@ -115,3 +117,73 @@ def test_a_job_is_not_requeued_while_its_solver_lives(tmp_path):
         solver.kill()
         solver.wait()
     assert store.requeue_running() == 1 and store.job(job_id)["status"] == "queued"
+
+
+# The file a store made before it was split by table (its schema as SQLite keeps it), with
+# one of each kind of row: a store opened on it keeps every row and goes on working.
+SCHEMA_BEFORE_THE_SPLIT = """
+CREATE TABLE jobs (id TEXT PRIMARY KEY, kind TEXT NOT NULL, params TEXT NOT NULL, status TEXT NOT NULL,
+    result TEXT, error TEXT, created_at REAL NOT NULL, started_at REAL, finished_at REAL, heartbeat_at REAL,
+    attempts INTEGER NOT NULL DEFAULT 0, owner TEXT, crashes INTEGER NOT NULL DEFAULT 0, solver_group INTEGER,
+    progress TEXT, runner TEXT, size INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX jobs_by_status ON jobs (status, created_at);
+CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, problem TEXT NOT NULL, method TEXT,
+    status TEXT, value INTEGER, wall_time REAL, cached INTEGER NOT NULL DEFAULT 0, created_at REAL NOT NULL,
+    certificate_time REAL, owner TEXT);
+CREATE TABLE results (key TEXT PRIMARY KEY, result TEXT NOT NULL, created_at REAL NOT NULL,
+    format INTEGER NOT NULL DEFAULT 1);
+CREATE TABLE certificates (id TEXT PRIMARY KEY, owner TEXT, bytes INTEGER NOT NULL, created_at REAL NOT NULL);
+CREATE INDEX certificates_by_owner ON certificates (owner, bytes);
+CREATE INDEX jobs_by_owner ON jobs (owner);
+CREATE INDEX jobs_queued_by_owner ON jobs (status, owner, created_at);
+CREATE INDEX jobs_served_by_owner ON jobs (owner, started_at);
+CREATE INDEX jobs_size_by_owner ON jobs (owner, size);
+CREATE INDEX runs_by_owner ON runs (owner, id);
+CREATE INDEX runs_by_owner_kind ON runs (owner, kind, id);
+INSERT INTO jobs (id, kind, params, status, result, created_at, started_at, finished_at, attempts, owner, size)
+    VALUES ('done', 'nqueens', '{"size": 8}', 'succeeded', '{"count": 92}', 1.0, 2.0, 3.0, 1, 'alice', 26);
+INSERT INTO jobs (id, kind, params, status, created_at, owner, size)
+    VALUES ('waiting', 'nqueens', '{"size": 9}', 'queued', 4.0, 'alice', 11);
+INSERT INTO runs (kind, problem, method, status, value, wall_time, created_at, owner)
+    VALUES ('nqueens', '{"size": 8}', 'backtracking', 'found', NULL, 0.5, 3.0, 'alice');
+INSERT INTO results (key, result, created_at, format) VALUES ('old', '{"value": 1}', 1.0, 1), ('new', '{"value": 5}', 1.0, 2);
+INSERT INTO certificates (id, owner, bytes, created_at) VALUES ('c1', 'alice', 1000, 3.0);
+"""
+
+
+def test_a_store_file_made_before_the_split_by_table_keeps_working(tmp_path):
+    with sqlite3.connect(tmp_path / "chessdom.sqlite3") as db:
+        db.executescript(SCHEMA_BEFORE_THE_SPLIT)
+    store = Store(tmp_path)
+    assert store.job("done", owner="alice")["result"] == {"count": 92} and store.job("done", owner="bob") is None
+    assert [job["id"] for job in store.job_summaries("alice", 10)[0]] == ["waiting", "done"]
+    assert store.runs("alice", 10)[0][0]["wall_time"] == 0.5
+    assert store.cached_result("old") is None and store.cached_result("new") == {"value": 5}
+    assert store.certificate_visible("c1", "alice") and not store.certificate_visible("c1", "bob")
+    assert store.stored_bytes("alice") == 26 + 11 + 1000
+    claim = store.claim_job()
+    assert claim["id"] == "waiting"
+    assert store.finish_job("waiting", claim["attempt"], "succeeded", result={"count": 352},
+                            run=Run("nqueens", {"size": 9}, "backtracking", "found", None, 1.0), certificates=(("c2", 10),))
+    assert store.job("waiting")["result"] == {"count": 352} and len(store.runs("alice", 10)[0]) == 2
+    assert store.certificate_visible("c2", "alice")
+
+
+def test_a_first_release_store_file_gains_the_columns_added_since(tmp_path):
+    with sqlite3.connect(tmp_path / "chessdom.sqlite3") as db:
+        db.executescript(
+            "CREATE TABLE jobs (id TEXT PRIMARY KEY, kind TEXT NOT NULL, params TEXT NOT NULL, status TEXT NOT NULL, "
+            "result TEXT, error TEXT, created_at REAL NOT NULL, started_at REAL, finished_at REAL, heartbeat_at REAL, "
+            "attempts INTEGER NOT NULL DEFAULT 0);"
+            "CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, problem TEXT NOT NULL, "
+            "method TEXT, status TEXT, value INTEGER, wall_time REAL, cached INTEGER NOT NULL DEFAULT 0, "
+            "created_at REAL NOT NULL);"
+            "CREATE TABLE results (key TEXT PRIMARY KEY, result TEXT NOT NULL, created_at REAL NOT NULL);"
+            "INSERT INTO jobs (id, kind, params, status, created_at) VALUES ('old', 'nqueens', '{\"size\": 8}', "
+            "'queued', 1.0);"
+        )
+    store = Store(tmp_path)
+    claim = store.claim_job(runner="runner")
+    assert claim["id"] == "old" and claim["owner"] is None
+    assert store.set_progress("old", claim["attempt"], {"lower_bound": 1})
+    assert store.job("old")["progress"] == {"lower_bound": 1}

@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pytest
 from chessdom.api.runtime import certificate_store, jobs
-from chessdom.api.runtime import store as store_module
 from chessdom.api.runtime.certificate_store import CertificateStore
-from chessdom.api.runtime.store import ReadOnly, Store
+from chessdom.api.runtime.store import Store
+from chessdom.api.runtime.store import database as store_database
+from chessdom.api.runtime.store.database import ReadOnly
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, parse_squares
 from chessdom.models import solve
 from chessdom.models.certificates import CertificateUnavailable
@@ -67,14 +68,14 @@ class ReadOnlyDirectory:
     def __init__(self, data_dir: Path, store: Store, patch: pytest.MonkeyPatch):
         self.data_dir = str(data_dir.resolve())
         self.read_only = False
-        real_connect = store._connect
+        real_connect = store.database.connect
 
         def connect():
             db = real_connect()
             db.execute(f"PRAGMA query_only = {int(self.read_only)}")
             return db
 
-        patch.setattr(store, "_connect", connect)
+        patch.setattr(store.database, "connect", connect)
         patch.setattr(os, "open", self._open(os.open))
         patch.setattr(os, "mkdir", self._mkdir(os.mkdir))
         for name in ("unlink", "rmdir", "rename", "replace", "utime"):
@@ -120,7 +121,7 @@ def _absolute(path, dir_fd=None) -> str:
 @pytest.fixture
 def fast_recovery(monkeypatch):
     monkeypatch.setattr(jobs, "FULL_DISK_RETRY_SECONDS", 0.1)
-    monkeypatch.setattr(store_module, "FAILED_WRITE_SECONDS", 0.2)
+    monkeypatch.setattr(store_database, "FAILED_WRITE_SECONDS", 0.2)
 
 
 def test_a_read_only_data_directory_degrades_like_a_full_disk_and_recovers(make_app, tmp_path, fast_recovery,
@@ -192,17 +193,17 @@ def test_a_certificate_on_a_read_only_directory_is_unavailable_with_the_reason(t
 def test_sqlite_refusing_a_write_as_read_only_is_read_only_and_an_io_error_only_if_the_directory_is(
         tmp_path, monkeypatch):
     store = Store(tmp_path)
-    refused = store._connect()
+    refused = store.database.connect()
     refused.execute("PRAGMA query_only = 1")
     with pytest.raises(ReadOnly):
         store.add_job("nqueens", {"size": 8})
     refused.execute("PRAGMA query_only = 0")
     failing = sqlite3.OperationalError("disk I/O error")
     failing.sqlite_errorcode = 778  # SQLITE_IOERR_WRITE
-    assert store._unwritable(failing) is None  # the directory takes files: not ours to hide
+    assert store.database.refused(failing) is None  # the directory takes files: not ours to hide
     disk = ReadOnlyDirectory(tmp_path, store, monkeypatch)
     disk.read_only = True
-    assert isinstance(store._unwritable(failing), ReadOnly)
+    assert isinstance(store.database.refused(failing), ReadOnly)
 
 
 @pytest.fixture
@@ -445,7 +446,7 @@ def test_an_optimum_cached_in_the_older_shape_is_solved_again(client):
     store = client.application.extensions["chessdom"].store
     body = {"size": 6, "piece": "queen"}
     client.post("/domination", json=body)
-    db = store._connect()
+    db = store.database.connect()
     db.execute("UPDATE results SET format = 1, result = json_set(result, '$.solver.params.auto', 'a sentence')")
     again = client.post("/domination", json=body).get_json()
     assert again["cached"] is False and again["solver"]["params"]["auto"]["rule"] == "sat-for-slider-domination"

@@ -13,7 +13,8 @@ from werkzeug.exceptions import HTTPException
 from chessdom.api.kinds import KINDS
 from chessdom.api.runtime.calls import FieldError
 from chessdom.api.runtime.service import ClientGone, ServiceBusy, SolveTimedOut
-from chessdom.api.runtime.store import DiskFull, QuotaExceeded, ReadOnly
+from chessdom.api.runtime.store import QuotaExceeded
+from chessdom.api.runtime.store.database import DiskFull, ReadOnly
 
 PROBLEM_TYPE = "about:blank"
 

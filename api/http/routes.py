@@ -17,7 +17,7 @@ from chessdom.api.kinds import KINDS, JobRequest, Kind, verify_call
 from chessdom.api.requests import SYNC_MAX_TIME_LIMIT, VerifyRequest
 from chessdom.api.runtime.calls import Call, FieldError
 from chessdom.api.runtime.service import ServiceBusy
-from chessdom.api.runtime.store import CANCELABLE_STATUSES, QueueFull
+from chessdom.api.runtime.store.jobs import CANCELABLE_STATUSES, QueueFull
 
 # 401 only when the service has tokens; 415 for a body that is not application/json;
 # 507 when the disk is full or read-only, or the token stores all it may.

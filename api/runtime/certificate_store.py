@@ -42,7 +42,7 @@ from chessdom.models.certificates import (
 from chessdom.models.certificates.make import PARTIAL, independent_check
 
 from chessdom.api.runtime.locks import exclusively, hold_lock_file, lock_file_held, release_lock_file
-from chessdom.api.runtime.store import READ_ONLY
+from chessdom.api.runtime.store.database import READ_ONLY
 
 _ID = re.compile(r"[0-9a-f]{32}")
 _LOCK_FILE = re.compile(r"\.[0-9a-f]{32}\.(writing|checking)")

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from chessdom.api.runtime import tasks
 from chessdom.api.runtime.calls import Call
-from chessdom.api.runtime.store import FINISHED_STATUSES, Store
+from chessdom.api.runtime.store import Store
+from chessdom.api.runtime.store.jobs import FINISHED_STATUSES
 
 JOBS_FOLDER = "jobs"
 

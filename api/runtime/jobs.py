@@ -20,7 +20,8 @@ from chessdom.api.runtime.calls import Call, FieldError
 from chessdom.api.runtime.executor import SolveFailed
 from chessdom.api.runtime.locks import RunnerLock
 from chessdom.api.runtime.service import SolveService, SolveTimedOut
-from chessdom.api.runtime.store import DiskFull, Store
+from chessdom.api.runtime.store import Store
+from chessdom.api.runtime.store.database import DiskFull
 
 log = logging.getLogger(__name__)
 

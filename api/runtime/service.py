@@ -15,8 +15,9 @@ from dataclasses import replace
 from chessdom.api.runtime.calls import Call, FieldError
 from chessdom.api.runtime.certificate_store import CertificateStore
 from chessdom.api.runtime.executor import SolveFailed, SolverPool
+from chessdom.api.runtime.store import Store
+from chessdom.api.runtime.store.database import DiskFull
 from chessdom.api.runtime.store.runs import Run
-from chessdom.api.runtime.store import DiskFull, Store
 
 log = logging.getLogger(__name__)
 

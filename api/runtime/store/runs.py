@@ -6,9 +6,10 @@ such runs once made a 71 MB ``/runs`` answer."""
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from dataclasses import dataclass
+
+from chessdom.api.runtime.store.database import Database, newest_first, writes
 
 MAX_LISTED_ITEMS = 16
 """A list in a run's problem keeps its first this many items, and how many there were."""
@@ -18,6 +19,8 @@ MAX_RUNS_PER_OWNER = 10_000
 """Each token's history keeps about its newest this many runs (pruned every
 :data:`PRUNE_EVERY` runs, so a little more in between)."""
 PRUNE_EVERY = 256
+RUN_FIELDS = ("id", "kind", "problem", "method", "status", "value", "wall_time", "cached", "created_at",
+              "certificate_time")
 
 
 @dataclass(frozen=True)
@@ -51,37 +54,43 @@ def bounded_problem(problem: dict) -> dict:
     return kept
 
 
-def insert_run(db: sqlite3.Connection, run: Run, owner: str | None) -> None:
-    """Record ``run`` for ``owner`` on ``db`` (inside the caller's transaction, if any)."""
-    cursor = db.execute(
-        "INSERT INTO runs (kind, problem, method, status, value, wall_time, cached, created_at, owner, "
-        "certificate_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (run.kind, json.dumps(bounded_problem(run.problem)), run.method, run.status, run.value, run.wall_time,
-         int(run.cached), time.time(), owner, run.certificate_time),
-    )
-    if cursor.lastrowid % PRUNE_EVERY == 0:
+class RunHistory:
+    """The ``runs`` table: each token's recorded solves."""
+
+    def __init__(self, database: Database):
+        self.database = database
+
+    @writes
+    def record(self, run: Run, owner: str | None = None) -> None:
+        """Record ``run`` for ``owner`` (inside this thread's transaction, if one is open)."""
+        db = self.database.connect()
+        cursor = db.execute(
+            "INSERT INTO runs (kind, problem, method, status, value, wall_time, cached, created_at, owner, "
+            "certificate_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (run.kind, json.dumps(bounded_problem(run.problem)), run.method, run.status, run.value, run.wall_time,
+             int(run.cached), time.time(), owner, run.certificate_time),
+        )
+        if cursor.lastrowid % PRUNE_EVERY == 0:
+            self._prune(owner)
+
+    def _prune(self, owner: str | None) -> None:
+        """Keep only ``owner``'s newest :data:`MAX_RUNS_PER_OWNER` runs."""
+        db = self.database.connect()
         oldest_kept = db.execute(
             "SELECT id FROM runs WHERE owner IS ? ORDER BY id DESC LIMIT 1 OFFSET ?", (owner, MAX_RUNS_PER_OWNER - 1),
         ).fetchone()
         if oldest_kept is not None:
             db.execute("DELETE FROM runs WHERE owner IS ? AND id < ?", (owner, oldest_kept[0]))
 
+    def page(self, owner: str | None, limit: int, kind: str | None = None, before: int | None = None
+             ) -> tuple[list[dict], int | None]:
+        """``owner``'s runs (of ``kind`` only, when given), newest first, and the cursor of
+        the next page (None on the last)."""
+        rows, cursor = newest_first(self.database.connect(), "runs", RUN_FIELDS, key="id", owner=owner, limit=limit,
+                                    before=before, equal={"kind": kind})
+        runs = [{**dict(row), "problem": json.loads(row["problem"]), "cached": bool(row["cached"])} for row in rows]
+        return runs, cursor
 
-def list_runs(db: sqlite3.Connection, owner: str | None, limit: int, kind: str | None = None,
-              before: int | None = None) -> tuple[list[dict], int | None]:
-    """``owner``'s runs, newest first, and the cursor of the next page (None on the last)."""
-    conditions, args = ["owner IS ?"], [owner]
-    if kind is not None:
-        conditions.append("kind = ?")
-        args.append(kind)
-    if before is not None:
-        conditions.append("id < ?")
-        args.append(before)
-    rows = db.execute(
-        "SELECT id, kind, problem, method, status, value, wall_time, cached, created_at, certificate_time FROM runs "
-        f"WHERE {' AND '.join(conditions)} ORDER BY id DESC LIMIT ?",
-        (*args, limit + 1),
-    ).fetchall()
-    cursor = rows[limit - 1]["id"] if len(rows) > limit else None
-    runs = [{**dict(row), "problem": json.loads(row["problem"]), "cached": bool(row["cached"])} for row in rows[:limit]]
-    return runs, cursor
+    def expire(self, cutoff: float) -> int:
+        """Delete the runs recorded before ``cutoff`` (a Unix time); how many."""
+        return self.database.connect().execute("DELETE FROM runs WHERE created_at < ?", (cutoff,)).rowcount
