@@ -36,7 +36,6 @@ from gunicorn import util
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
 from chessdom.api.response_socket import ResponseSocket, StalledWriters
-from chessdom.api.runtime.config import Settings
 from chessdom.api.wire import CONTINUE, INCOMPLETE, TOO_LARGE, RequestScan, raw_problem
 
 READ_CHUNK = 64 * 1024
@@ -78,7 +77,7 @@ class BufferingThreadWorker(ThreadWorker):
         self.buffered = 0
 
     def init_process(self):
-        settings = getattr(self.app, "settings", None) or Settings.from_env()
+        settings = self.app.settings  # read once, by the server that forked this worker
         self.max_body = settings.max_body_bytes
         self.read_seconds = settings.request_read_seconds
         self.stall_seconds = settings.write_stall_seconds

@@ -32,12 +32,9 @@ from gunicorn.app.base import BaseApplication
 
 from chessdom.api.http.app import create_app
 from chessdom.api.runtime.certificate_store import CertificateStore
-from chessdom.api.runtime.config import Settings
+from chessdom.api.runtime.config import LOOPBACK_NAMES, Settings
 from chessdom.api.runtime.locks import DataDirectoryHeld, DataDirectoryLock
 from chessdom.api.runtime.store import Store
-
-SWITCH_INTERVAL = float(os.environ.get("CHESSDOM_SWITCH_INTERVAL", "0.001"))
-
 
 class Server(BaseApplication):
     def __init__(self, settings: Settings, options: dict):
@@ -50,10 +47,7 @@ class Server(BaseApplication):
             self.cfg.set(key, value)
 
     def load(self):
-        # Request threads hand the GIL over every 5 ms by default, which puts a waiting
-        # request behind several such slices under load; 1 ms cut the p99 latency of
-        # chessdom.scripts.bench_api (see the benchmarks page of the docs).
-        sys.setswitchinterval(SWITCH_INTERVAL)
+        sys.setswitchinterval(self.settings.switch_interval)
         return create_app(self.settings)
 
 
@@ -249,7 +243,7 @@ def main(argv: list[str] | None = None, prog: str = "chessdom serve") -> None:
         data_dir=args.data,
         solver_slots=args.solver_slots,
         recover_jobs=False,
-        allowed_hosts=_allowed_hosts(args.host, defaults.allowed_hosts, "CHESSDOM_ALLOWED_HOSTS" in os.environ),
+        allowed_hosts=_allowed_hosts(args.host, defaults.allowed_hosts),
         scheduler=args.scheduler,
     )
     options = {
@@ -270,12 +264,12 @@ def main(argv: list[str] | None = None, prog: str = "chessdom serve") -> None:
         _exit_now(stopped.code)
 
 
-def _allowed_hosts(host: str, allowed: tuple[str, ...], configured: bool) -> tuple[str, ...]:
+def _allowed_hosts(host: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
     """The names the server answers to: loopback's, the address it listens on, and those
     configured. Listening on every address with none configured, any name is taken: the
     tokens (required there) are what keep a rebinding page out."""
     if is_wildcard(host):
-        return allowed if configured else ("*",)
+        return allowed if allowed != LOOPBACK_NAMES else ("*",)
     return (*allowed, host.strip("[]"))
 
 

@@ -64,6 +64,10 @@ class Settings:
     """A client has this long to send a request, head and body; then it is disconnected."""
     write_stall_seconds: float = 10.0
     """A client that reads nothing of its answer for this long is disconnected."""
+    switch_interval: float = 0.001
+    """Seconds between GIL hand-overs of a server process's threads (``sys.setswitchinterval``):
+    Python's 5 ms put a waiting request behind several such slices under load; 1 ms cut the
+    p99 latency of ``chessdom.scripts.bench_api`` (see the benchmarks page of the docs)."""
     run_jobs: bool = True
     """Start the background job runner (off in tests that inspect queued jobs)."""
     recover_jobs: bool = True
@@ -103,6 +107,7 @@ class Settings:
             ("solver_slots", int), ("max_queued_jobs", int), ("max_queued_jobs_per_token", int),
             ("max_stored_bytes_per_token", int), ("max_certificate_bytes", int), ("max_slot_waiters", int),
             ("max_body_bytes", int), ("request_read_seconds", float), ("write_stall_seconds", float),
+            ("switch_interval", float),
             ("retention_days", float), ("max_proof_bytes", int),
         ):
             key = f"CHESSDOM_{name.upper()}"
