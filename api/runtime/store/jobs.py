@@ -13,7 +13,6 @@ import sqlite3
 import time
 import uuid
 
-from chessdom.api.runtime.answer import Answer, decode_answer, encode_answer
 from chessdom.api.runtime.locks import runner_alive
 from chessdom.api.runtime.store.database import Database, newest_first, writes
 
@@ -141,11 +140,11 @@ class JobQueue:
         return self._update_claim(job_id, attempt, "progress = ?", json.dumps(progress))
 
     @writes
-    def finish(self, job_id: str, attempt: int, status: str, result: Answer | None = None,
+    def finish(self, job_id: str, attempt: int, status: str, result: dict | None = None,
                error: str | None = None) -> bool:
         """Record the outcome of this claim of a running job; False, recording nothing, if
         the job was canceled or taken over meanwhile."""
-        result_text = encode_answer(result) if result is not None else None
+        result_text = json.dumps(result) if result is not None else None
         # MAX: the wall clock can step back (seen here: a job "finished" 1 ms before it started).
         return self._update_claim(
             job_id, attempt, "status = ?, result = ?, error = ?, finished_at = MAX(?, started_at), size = size + ?",
@@ -225,6 +224,6 @@ def _process_group_alive(group: int) -> bool:
 def _job_dict(row: sqlite3.Row) -> dict:
     job = {name: row[name] for name in JOB_FIELDS}
     job["params"] = json.loads(job["params"])
-    job["result"] = decode_answer(job["result"]) if job["result"] else None
+    job["result"] = json.loads(job["result"]) if job["result"] else None
     job["progress"] = json.loads(job["progress"]) if job["progress"] else None
     return job
