@@ -5,11 +5,11 @@ dispatcher, solution counting, cube-and-conquer (:mod:`.cubes`), the certificate
 if __name__ != "chessdom.models":  # pragma: no cover - the folder is mapped into the chessdom namespace
     raise ImportError("import this package as chessdom.models")
 
-from chessdom.models.counting import count_placements
-from chessdom.models.cpsat import CpSatParams, build_model
+from chessdom.models.counting.count import count_placements
+from chessdom.models.encodings.cpsat import CpSatParams, build_model
 from chessdom.models.literature import literature_value
-from chessdom.models.nqueens import NQUEENS_MAX_SIZE, NQUEENS_MODES, solve_nqueens
-from chessdom.models.sat import SatParams, build_cnf
+from chessdom.models.encodings.nqueens import NQUEENS_MAX_SIZE, NQUEENS_MODES, solve_nqueens
+from chessdom.models.encodings.sat import SatParams, build_cnf
 from chessdom.models.solve import MAX_SIDE, SOLVERS, PlacementCheckFailed, choose_backend, solve
 
 __all__ = [

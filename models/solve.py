@@ -13,14 +13,14 @@ from pathlib import Path
 from chessdom.chessboard import (
     Objective, Piece, PlacementProblem, PlacementResult, SolverInfo, Status, check_placement, square_names,
 )
-from chessdom.models.counting import count_placements
-from chessdom.models.cpsat import CpSatParams, solve_cpsat
+from chessdom.models.counting.count import count_placements
+from chessdom.models.encodings.cpsat import CpSatParams, solve_cpsat
 from chessdom.models.cubes import count_by_cubes, local_pool, solve_by_cubes
 from chessdom.models.literature import literature_value
 from chessdom.models.live import LiveBounds
-from chessdom.models.mip import MipParams, solve_mip
-from chessdom.models.outcome import Outcome
-from chessdom.models.sat import SatParams, solve_sat
+from chessdom.models.encodings.mip import MipParams, solve_mip
+from chessdom.models.encodings.backend_answer import Outcome
+from chessdom.models.encodings.sat import SatParams, solve_sat
 from chessdom.models.theorems import theorem_bound
 
 MAX_SIDE = 64
@@ -134,12 +134,12 @@ def solve(
 
     Parameters
     ----------
-    solver: ``"cpsat"``, ``"sat"``, ``"mip"`` (SCIP, :mod:`chessdom.models.mip`) or
+    solver: ``"cpsat"``, ``"sat"``, ``"mip"`` (SCIP, :mod:`chessdom.models.encodings.mip`) or
         ``"auto"`` (:func:`auto_rule`: by piece, objective and size, cube-and-conquer
         for the largest queen boards, SCIP for the largest knight boards).
     time_limit: seconds for the whole call, counting included; ``None`` for no limit.
     count: also count the optimal placements, and up to the board's symmetries
-        (:func:`chessdom.models.counting.count_placements`; its parts listed on the cube
+        (:func:`chessdom.models.counting.count.count_placements`; its parts listed on the cube
         workers where the solve used them, or from :data:`COUNT_ON_WORKERS_FROM` squares).
     seed: CP-SAT's random seed. With ``num_workers=1`` a run repeats exactly; with the
         default two workers, which race, the value and the proof repeat but the placement
@@ -158,14 +158,14 @@ def solve(
         the worker processes its slots allow); default one warm worker process per core.
     state_dir: with ``count``, a directory where the count records each part it finishes, so
         that a run stopped part-way and started again with it lists only the parts left
-        (:mod:`chessdom.models.count_state`); a finished count's state answers at once.
+        (:mod:`chessdom.models.counting.state`); a finished count's state answers at once.
     backend_options: fields of :class:`CpSatParams`, :class:`SatParams` or :class:`MipParams`.
 
     Raises
     ------
     ValueError: a board side outside 1…64, an unknown solver or backend option.
     PlacementCheckFailed: a backend's placement failed the independent checker.
-    chessdom.models.count_state.StateMismatch: ``state_dir`` records another count.
+    chessdom.models.counting.state.StateMismatch: ``state_dir`` records another count.
     """
     board = problem.board
     if not (1 <= board.rows <= MAX_SIDE and 1 <= board.cols <= MAX_SIDE):

@@ -60,7 +60,7 @@ from chessdom.api.requests import JOB_MAX_TIME_LIMIT
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, attack_table
 from chessdom.models import count_placements, solve
 from chessdom.models.cubes import local_pool
-from chessdom.models.formulation import formulate
+from chessdom.models.encodings.formulation import formulate
 from chessdom.processes.killable import release_warm_children
 from chessdom.scripts.live_server import free_port
 

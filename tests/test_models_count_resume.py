@@ -10,8 +10,9 @@ import time
 
 import pytest
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
-from chessdom.models.count_state import STATE_FILE, StateMismatch, part_key
-from chessdom.models.counting import count_placements, count_state, enumeration_parts, split_part
+from chessdom.models.counting.count import count_placements
+from chessdom.models.counting.parts import enumeration_parts, split_part
+from chessdom.models.counting.state import STATE_FILE, StateMismatch, count_state, part_key
 from chessdom.models.cubes import enumerate_by_cubes, local_pool
 
 KNIGHTS_11 = PlacementProblem(Board(11, 11), Piece.KNIGHT, Objective.DOMINATION)

@@ -10,12 +10,12 @@ import pytest
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, canonical_form
 from chessdom.chessboard.symmetry import symmetry_permutations
 from chessdom.models import solve
-from chessdom.models.counting import sat_placements
+from chessdom.models.counting.listers import sat_placements
 from chessdom.models.cubes import CubeAnswer, conquer, local_pool, refine, regions, split
 from chessdom.models.cubes.splitting import volume
 from chessdom.models.cubes.stop import FileStop, close_when_done
-from chessdom.models.formulation import formulate
-from chessdom.models.regions import line_budgets
+from chessdom.models.encodings.formulation import formulate
+from chessdom.models.counting.regions import line_budgets
 from cubes_seen import satisfies
 
 CASES = [

@@ -9,11 +9,15 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, canonical_form, symmetry_permutations
-from chessdom.models import count_placements, counting, solve
-from chessdom.models.counting import enumeration_parts, sat_placements
+from chessdom.models import count_placements, solve
+from chessdom.models.counting import listers
+from chessdom.models.counting import parts as planner
+from chessdom.models.counting.listers import part_placements, sat_placements
+from chessdom.models.counting.parts import MAX_RINGS, Lister, Part, enumeration_parts, split_part
+from chessdom.models.counting.regions import RegionOrbits, corner_guards, keeping
+from chessdom.models.counting.tally import CountMismatch, Tally
 from chessdom.models.cubes import count_by_cubes, enumerate_by_cubes, local_pool
-from chessdom.models.regions import RegionOrbits, corner_guards, keeping
-from chessdom.models.symmetry_breaking import orbit_size
+from chessdom.models.encodings.symmetry_breaking import orbit_size
 
 SMALL = [
     (Board(6, 6), Piece.QUEEN, Objective.DOMINATION, 3),
@@ -65,25 +69,25 @@ def test_the_corner_guards_partition_the_board_and_every_symmetry_keeps_them(boa
 def test_knight_counts_are_listed_by_lp_in_parts_split_on_the_corner_guards():
     board = Board(8, 8)
     knights = enumeration_parts(PlacementProblem(board, Piece.KNIGHT, Objective.DOMINATION), 12)
-    assert all(part.by_lp and not part.splittable for part in knights)
+    assert all(part.lister is Lister.CPSAT_LP and not part.splittable for part in knights)
     assert {region for region, _ in knights[0].counts} == set(corner_guards(board))
     queens = enumeration_parts(PlacementProblem(board, Piece.QUEEN, Objective.DOMINATION), 5)
-    assert not any(part.by_lp for part in queens)
+    assert not any(part.lister is Lister.CPSAT_LP for part in queens)
 
 
 def test_knight_counts_from_14x14_are_one_part_of_lex_leaders_listed_by_scip():
     big = PlacementProblem(Board(14, 14), Piece.KNIGHT, Objective.DOMINATION)
-    assert [(part.counts, part.weight, part.by_mip) for part in enumeration_parts(big, 32)] == [((), None, True)]
+    assert [(part.counts, part.weight, part.lister) for part in enumeration_parts(big, 32)] == [((), None, Lister.SCIP)]
     smaller = PlacementProblem(Board(13, 14), Piece.KNIGHT, Objective.DOMINATION)
-    assert not any(part.by_mip for part in enumeration_parts(smaller, 30))
+    assert not any(part.lister is Lister.SCIP for part in enumeration_parts(smaller, 30))
 
 
 @pytest.mark.parametrize("board, value", [(Board(7, 7), 10), (Board(6, 7), 8)], ids=str)
 def test_a_count_by_scip_equals_the_plain_enumeration(board, value, monkeypatch):
     problem = PlacementProblem(board, Piece.KNIGHT, Objective.DOMINATION)
     by_lp = count_placements(problem, value, representatives=True)
-    monkeypatch.setattr(counting, "MIP_FROM_SQUARES", board.num_squares)
-    assert enumeration_parts(problem, value)[0].by_mip
+    monkeypatch.setattr(planner, "MIP_FROM_SQUARES", board.num_squares)
+    assert enumeration_parts(problem, value)[0].lister is Lister.SCIP
     assert count_placements(problem, value, representatives=True, check=True) == by_lp
     with ThreadPoolExecutor(2) as threads:  # as cubes, the one part on one worker
         assert count_by_cubes(problem, value, threads, representatives=True) == by_lp
@@ -91,16 +95,16 @@ def test_a_count_by_scip_equals_the_plain_enumeration(board, value, monkeypatch)
 
 def test_a_count_whose_representative_fails_the_checker_is_refused():
     problem = PlacementProblem(Board.square(6), Piece.QUEEN, Objective.DOMINATION)
-    tally = counting.Tally(problem)
-    tally.add(counting.Part((), None), [(0, 1, 2)])  # three queens on one rank miss most of the board
-    with pytest.raises(counting.CountMismatch, match="fails the checker"):
+    tally = Tally(problem)
+    tally.add(Part((), None), [(0, 1, 2)])  # three queens on one rank miss most of the board
+    with pytest.raises(CountMismatch, match="fails the checker"):
         tally.count(exact=False, representatives=True)
 
 
 def test_a_board_with_too_many_tuples_is_counted_as_one_part_of_lex_leaders(monkeypatch):
     problem = PlacementProblem(Board(7, 7), Piece.KNIGHT, Objective.DOMINATION)
     by_orbits = count_placements(problem, 10, representatives=True)
-    monkeypatch.setattr(counting, "MAX_PARTS", 1)
+    monkeypatch.setattr(planner, "MAX_PARTS", 1)
     assert [(part.counts, part.weight) for part in enumeration_parts(problem, 10)] == [((), None)]
     assert count_placements(problem, 10, representatives=True, check=True) == by_orbits
 
@@ -110,9 +114,9 @@ def test_a_tally_whose_classes_do_not_add_up_is_refused():
     part, placement = next((part, placement) for part in enumeration_parts(problem, 3)
                            for placement in sat_placements(problem, 3, counts=part.counts)
                            if orbit_size(problem.board, placement) == part.weight)
-    tally = counting.Tally(problem)
+    tally = Tally(problem)
     tally.add(part, [placement, placement])  # listed twice: twice what its class holds
-    with pytest.raises(counting.CountMismatch):
+    with pytest.raises(CountMismatch):
         tally.count(exact=True, representatives=False)
 
 
@@ -164,10 +168,10 @@ def test_parts_split_into_bands_still_stand_for_every_placement_once(board, piec
     every = list(sat_placements(problem, value))
     parts = enumeration_parts(problem, value)
     for _ in range(splits):
-        parts = [piece for part in parts for piece in (counting.split_part(problem, part) or [part])]
-        tally = counting.Tally(problem)
+        parts = [piece for part in parts for piece in (split_part(problem, part) or [part])]
+        tally = Tally(problem)
         for part in parts:
-            tally.add(part, list(counting.part_placements(problem, value, part)))
+            tally.add(part, list(part_placements(problem, value, part)))
         assert tally.solutions == len(every)
         assert tally.classes == {canonical_form(board, p) for p in every}
 
@@ -175,12 +179,12 @@ def test_parts_split_into_bands_still_stand_for_every_placement_once(board, piec
 def test_a_split_keeps_only_one_piece_per_orbit_under_the_symmetries_that_keep_the_part():
     problem = PlacementProblem(Board.square(8), Piece.QUEEN, Objective.DOMINATION)
     balanced = next(part for part in enumeration_parts(problem, 4) if [c for _, c in part.counts] == [1, 1, 1, 1])
-    pieces = counting.split_part(problem, balanced)
+    pieces = split_part(problem, balanced)
     # Each quadrant's queen is inside or outside the central 4×4: 16 ways, 6 up to the
     # square's 8 symmetries (0 to 4 inside, and 2 inside on a side or on a diagonal).
     assert (balanced.weight, len(pieces), sum(piece.weight for piece in pieces)) == (1, 6, 16)
     assert all(piece.rings == 2 for piece in pieces)
-    assert counting.split_part(problem, counting.Part(pieces[0].counts, 1, counting.MAX_RINGS)) == []
+    assert split_part(problem, Part(pieces[0].counts, 1, MAX_RINGS)) == []
 
 
 def test_parts_past_their_budget_are_split_and_still_add_up(pool):
@@ -196,7 +200,7 @@ def test_parts_past_their_budget_are_split_and_still_add_up(pool):
 
 def test_a_lex_leader_part_is_never_cut_by_the_budget(monkeypatch, pool):
     problem = PlacementProblem(Board(7, 7), Piece.KNIGHT, Objective.DOMINATION)
-    monkeypatch.setattr(counting, "MAX_PARTS", 1)
+    monkeypatch.setattr(planner, "MAX_PARTS", 1)
     tally, exact = enumerate_by_cubes(problem, 10, pool, budget=1e-9)
     assert exact and tally.solutions == len(list(sat_placements(problem, 10)))
 
@@ -204,14 +208,14 @@ def test_a_lex_leader_part_is_never_cut_by_the_budget(monkeypatch, pool):
 def test_what_a_part_listed_before_its_split_goes_to_its_pieces_once():
     problem = PlacementProblem(Board.square(7), Piece.QUEEN, Objective.DOMINATION)
     every = list(sat_placements(problem, 4))
-    tally, handed = counting.Tally(problem), 0
+    tally, handed = Tally(problem), 0
     for part in enumeration_parts(problem, 4):
-        listed = list(counting.part_placements(problem, 4, part))
-        pieces = counting.split_part(problem, part, listed[: len(listed) // 2])
+        listed = list(part_placements(problem, 4, part))
+        pieces = split_part(problem, part, listed[: len(listed) // 2])
         assert sum(len(piece.known) for piece in pieces) <= len(listed) // 2
         handed += sum(len(piece.known) for piece in pieces)
         for piece in pieces:
-            placements = list(counting.part_placements(problem, 4, piece))
+            placements = list(part_placements(problem, 4, piece))
             assert len(set(placements)) == len(placements) and set(piece.known) <= set(placements)
             tally.add(piece, placements)
     assert handed > 0 and tally.solutions == len(every) == 86  # OEIS A002564
@@ -226,19 +230,19 @@ def test_a_part_lists_exactly_the_placements_with_its_counts_asking_sat_only_for
     problem = PlacementProblem(board, piece, objective)
     every = list(sat_placements(problem, value))
     asked = []
-    plain = counting.sat_placements
+    plain = listers.sat_placements
 
     def counted(*args):
         for placement in plain(*args):
             asked.append(placement)
             yield placement
 
-    monkeypatch.setattr(counting, "sat_placements", counted)
+    monkeypatch.setattr(listers, "sat_placements", counted)
     parts = enumeration_parts(problem, value)
-    parts += [piece for part in parts for piece in counting.split_part(problem, part)]
+    parts += [piece for part in parts for piece in split_part(problem, part)]
     for part in parts:
         asked.clear()
-        listed = list(counting.part_placements(problem, value, part))
+        listed = list(part_placements(problem, value, part))
         assert len(set(listed)) == len(listed)
         assert set(listed) == {p for p in every if all(len(set(p) & set(region)) == c for region, c in part.counts)}
         # One SAT answer per orbit under the symmetries that keep the part's counts.

@@ -5,8 +5,8 @@ import pytest
 
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
 from chessdom.models import solve
-from chessdom.models.counting import sat_placements
-from chessdom.models.regions import keeping
+from chessdom.models.counting.listers import sat_placements
+from chessdom.models.counting.regions import keeping
 from chessdom.models.cubes import refine, split
 from chessdom.models.cubes.incremental import QuerySolver, solver_for
 

@@ -7,7 +7,7 @@ import pytest
 
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, check_placement, parse_squares
 from chessdom.models import solve
-from chessdom.models.counting import enumeration_parts
+from chessdom.models.counting.parts import enumeration_parts
 
 
 def tightening(snapshots, maximize):

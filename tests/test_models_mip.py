@@ -7,8 +7,8 @@ import pytest
 
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, canonical_form
 from chessdom.models import choose_backend, solve
-from chessdom.models.counting import sat_placements
-from chessdom.models.mip import BOUND_PROOF, PROOF, class_leaders
+from chessdom.models.counting.listers import sat_placements
+from chessdom.models.encodings.mip import BOUND_PROOF, PROOF, class_leaders
 
 
 def problem(piece, objective, rows, cols=None):

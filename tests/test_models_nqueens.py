@@ -3,7 +3,7 @@
 import pytest
 
 from chessdom.chessboard import Board, Piece, check_placement, parse_squares
-from chessdom.models.nqueens import solve_nqueens
+from chessdom.models.encodings.nqueens import solve_nqueens
 
 SOLUTIONS = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724]
 UP_TO_SYMMETRY = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92]

@@ -6,7 +6,7 @@ import pytest
 
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, Status, check_placement, parse_squares
 from chessdom.models import PlacementCheckFailed, choose_backend, solve
-from chessdom.models.outcome import Outcome
+from chessdom.models.encodings.backend_answer import Outcome
 
 
 def problem(piece, objective, rows, cols=None):

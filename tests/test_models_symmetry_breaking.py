@@ -4,8 +4,9 @@ import pytest
 
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, canonical_form
 from chessdom.models import solve
-from chessdom.models.counting import count_placements, sat_placements
-from chessdom.models.symmetry_breaking import is_lex_leader, orbit_size
+from chessdom.models.counting.count import count_placements
+from chessdom.models.counting.listers import sat_placements
+from chessdom.models.encodings.symmetry_breaking import is_lex_leader, orbit_size
 
 SMALL = [
     (Board(6, 6), Piece.KNIGHT, Objective.DOMINATION),

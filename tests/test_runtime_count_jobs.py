@@ -10,7 +10,7 @@ import time
 from chessdom.api.kinds import job_call
 from chessdom.api.runtime import count_states
 from chessdom.api.runtime.store import Store
-from chessdom.models.count_state import STATE_FILE
+from chessdom.models.counting.state import STATE_FILE
 
 ELEVEN_KNIGHTS = {"size": 11, "piece": "knight", "count": True}
 """γ(N_11) = 21: 800 placements in 100 classes, in 43 parts listed in about 5 s on one core."""

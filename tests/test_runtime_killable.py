@@ -12,7 +12,7 @@ import pytest
 
 from chessdom.chessboard import PLACEMENT_VARIANTS, Board, Piece, PlacementProblem
 from chessdom.processes.killable import CHILD_GRACE_SECONDS, run_killable
-from chessdom.models.sat import SatParams, optimise
+from chessdom.models.encodings.sat import SatParams, optimise
 from processes_seen import alive
 
 HERE = Path(__file__).parent

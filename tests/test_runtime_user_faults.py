@@ -25,7 +25,7 @@ from chessdom.api.runtime.store.database import ReadOnly
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, parse_squares
 from chessdom.models import solve
 from chessdom.models.certificates import CertificateUnavailable
-from chessdom.models.outcome import Outcome
+from chessdom.models.encodings.backend_answer import Outcome
 from chessdom.models.solve import AUTO_RULES
 from chessdom.native_search import nqueens_count
 from chessdom.scripts.live_server import ServerProcess

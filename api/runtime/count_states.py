@@ -1,5 +1,5 @@
 """Where a count job keeps its finished parts: ``DATA/jobs/<id>/state``
-(:mod:`chessdom.models.count_state`). A count may run for hours, and a job whose server
+(:mod:`chessdom.models.counting.state`). A count may run for hours, and a job whose server
 was killed is requeued (:meth:`~chessdom.api.runtime.store.Store.requeue_running`): given
 the same directory, its next run lists only the parts not yet recorded. The directory
 goes when the job ends — succeeded, failed or canceled — or, for a job whose end no

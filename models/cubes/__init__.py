@@ -13,11 +13,11 @@ and the cubes still queued are cancelled.
 - :mod:`.enumerating` — the parts of a count of placements, listed in parallel.
 """
 
+from chessdom.models.counting.regions import regions
 from chessdom.models.cubes.conquering import Conquest, CubeAnswer, available_cores, conquer, local_pool, solve_cube
 from chessdom.models.cubes.enumerating import count_by_cubes, enumerate_by_cubes
 from chessdom.models.cubes.optimise import solve_by_cubes
 from chessdom.models.cubes.splitting import Cube, refine, split
-from chessdom.models.regions import regions
 
 __all__ = [
     "Conquest", "Cube", "CubeAnswer", "available_cores", "conquer", "count_by_cubes", "enumerate_by_cubes",

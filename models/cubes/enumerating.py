@@ -1,4 +1,4 @@
-"""Enumeration as cubes: the parts of a count (:func:`chessdom.models.counting.enumeration_parts`,
+"""Enumeration as cubes: the parts of a count (:func:`chessdom.models.counting.parts.enumeration_parts`,
 one per orbit of the tuples of region counts) listed in parallel on an executor and
 tallied as they finish. The parts stand for every placement once, so a test checks that
 they add up to the plain enumeration.
@@ -12,10 +12,10 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from pathlib import Path
 
 from chessdom.chessboard import PlacementProblem, SolutionCount, Square
-from chessdom.models.count_state import CountState
-from chessdom.models.counting import (
-    Part, Tally, count_state, enumeration_parts, part_events, part_placements, restore_parts, split_part,
-)
+from chessdom.models.counting.listers import part_events, part_placements
+from chessdom.models.counting.parts import Part, enumeration_parts, split_part
+from chessdom.models.counting.state import CountState, count_state, restore_parts
+from chessdom.models.counting.tally import Tally
 from chessdom.processes import WorkerPool
 from chessdom.processes.killable import run_killable
 
@@ -34,7 +34,7 @@ def enumerate_part(
 
 PART_BUDGET_SECONDS = 60.0
 """A part still listing after this many seconds is stopped and split
-(:func:`chessdom.models.counting.split_part`), its pieces given what it had listed: one
+(:func:`chessdom.models.counting.parts.split_part`), its pieces given what it had listed: one
 part must not keep the other workers idle to the end. Measured on γ(Q_14), 8 queens, one
 core: 25 of the 29 parts take 12 s or less, four from 40 s to more than 40 minutes whole;
 split, the largest piece of (3, 2, 1, 2) takes 45 s. Parts cut as finely as they go run
@@ -52,11 +52,11 @@ def enumerate_by_cubes(
     state: CountState | None = None,
 ) -> tuple[Tally, bool]:
     """Every part of the count of placements of ``value`` pieces, listed on ``executor``
-    into a :class:`~chessdom.models.counting.Tally`, and whether the tally is complete
+    into a :class:`~chessdom.models.counting.tally.Tally`, and whether the tally is complete
     (false when ``time_limit`` cut it short). A part still running after ``budget``
     seconds is split and its pieces listed instead. ``on_progress(done, total)`` is called
     when the parts are submitted and as they finish (``total`` grows as parts are split).
-    ``state`` (:func:`chessdom.models.counting.count_state`) records each part finished or
+    ``state`` (:func:`chessdom.models.counting.state.count_state`) records each part finished or
     split, and the parts it recorded are not listed again."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
     listing = _Listing(problem, value, executor, deadline, budget)
@@ -130,7 +130,7 @@ def count_by_cubes(
     representatives: bool = False, on_progress: Callable[[int, int], None] | None = None,
     state_dir: Path | None = None,
 ) -> SolutionCount:
-    """:func:`chessdom.models.counting.count_placements`, its parts listed on ``executor``
+    """:func:`chessdom.models.counting.count.count_placements`, its parts listed on ``executor``
     (and kept part by part in ``state_dir``, as there)."""
     state = None if state_dir is None else count_state(state_dir, problem, value, enumeration_parts(problem, value))
     tally, exact = enumerate_by_cubes(problem, value, executor, time_limit=time_limit, on_progress=on_progress,

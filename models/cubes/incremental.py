@@ -29,13 +29,13 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
+from chessdom.models.counting.regions import Region, keeping, line_budgets
 from chessdom.models.cubes.splitting import Cube
-from chessdom.models.formulation import formulate
-from chessdom.models.regions import Region, keeping, line_budgets
-from chessdom.models.sat import (
+from chessdom.models.encodings.formulation import formulate
+from chessdom.models.encodings.sat import (
     INCREMENTAL_TOTALIZER, AtMost, bounded_groups, build_cnf, line_budget_clauses, placement_of,
 )
-from chessdom.models.symmetry_breaking import lex_leader_clauses
+from chessdom.models.encodings.symmetry_breaking import lex_leader_clauses
 
 _ENCODING_LOCK = threading.Lock()
 _held = threading.local()
@@ -86,7 +86,7 @@ class QuerySolver:
 
     def _line_budgets(self, cube: Cube) -> list[int]:
         """The selectors of the bounds ``cube``'s region counts imply on the lines
-        (:func:`chessdom.models.regions.line_budgets`), each added once."""
+        (:func:`chessdom.models.counting.regions.line_budgets`), each added once."""
         selectors = []
         for key in line_budgets(self.formulation.lines, self.formulation.line_families, cube.counts):
             if key not in self.budgets:
@@ -100,7 +100,7 @@ class QuerySolver:
 
     def _breaker(self, permutation: tuple[int, ...]) -> int:
         """The selector of "the placement is not below its image under ``permutation``"
-        (lex-leader clauses, :mod:`chessdom.models.symmetry_breaking`), added once."""
+        (lex-leader clauses, :mod:`chessdom.models.encodings.symmetry_breaking`), added once."""
         if permutation not in self.breakers:
             # No python-sat encoder runs here: this solver's own pool, no encoding lock.
             selector = self.pool.id(("breaker", permutation))

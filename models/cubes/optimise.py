@@ -13,8 +13,8 @@ import pysat
 from chessdom.chessboard import PlacementProblem
 from chessdom.models.cubes.conquering import conquer
 from chessdom.models.cubes.splitting import split
-from chessdom.models.outcome import Outcome
-from chessdom.models.sat import SatParams, descend, solve_sat
+from chessdom.models.encodings.backend_answer import Outcome
+from chessdom.models.encodings.sat import SatParams, descend, solve_sat
 
 WARM_START_SECONDS = 5.0
 """Seconds of plain SAT before the cubes: measured, it reaches 10 queens on 15×15 in 3.3 s,

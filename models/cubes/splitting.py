@@ -19,8 +19,8 @@ import math
 from dataclasses import dataclass
 
 from chessdom.chessboard import PlacementProblem, Square, attack_table
-from chessdom.models.regions import Region, RegionOrbits, counts_within
-from chessdom.models.sat import SatParams
+from chessdom.models.counting.regions import Region, RegionOrbits, counts_within
+from chessdom.models.encodings.sat import SatParams
 
 MAX_COUNT_TUPLES = 20_000
 SPLIT_DEPTH = 4

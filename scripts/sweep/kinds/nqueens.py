@@ -5,7 +5,7 @@ from __future__ import annotations
 from chessdom import native_search
 from chessdom.chessboard import NQueensResult
 from chessdom.library import NQUEENS_METHODS
-from chessdom.models.nqueens import solve_nqueens
+from chessdom.models.encodings.nqueens import solve_nqueens
 
 from chessdom.scripts.sweep.grid import Layout
 from chessdom.scripts.sweep.options import OptionError, SweepOptions

@@ -24,7 +24,7 @@ def solve_nqueens(size: int, mode: str = "first", time_limit: float | None = Non
         raise ValueError(f"size must be an integer between 1 and {NQUEENS_MAX_SIZE}, got {size!r}")
     if mode not in NQUEENS_MODES:
         raise ValueError(f"unknown mode {mode!r} (expected one of {', '.join(NQUEENS_MODES)})")
-    from ortools.sat.python import cp_model  # loaded on first use: see chessdom.models.cpsat
+    from ortools.sat.python import cp_model  # loaded on first use: see chessdom.models.encodings.cpsat
 
     started = time.perf_counter()
     board = Board.square(size)

@@ -10,11 +10,11 @@ bytes to a few kilobytes). The events:
 - ``{"part": KEY, "placements": [...]}`` — a part listed completely, with what it listed
   (its placements as square numbers; lex-leaders for a part of lex-leaders);
 - ``{"split": KEY}`` — a part cut into smaller ones past its budget
-  (:func:`chessdom.models.counting.split_part`): on resuming it is cut again at once;
+  (:func:`chessdom.models.counting.parts.split_part`): on resuming it is cut again at once;
 - ``{"complete": true, "solutions": S, "up_to_symmetry": C}`` — the count finished.
 
 A part's KEY is a digest of what decides which placements it lists (its region counts,
-weight, rings and listing method), not of what it was handed from the part it was split
+weight, rings and lister), not of what it was handed from the part it was split
 from, which only saves work. The header's fingerprint covers the problem, the value
 counted, the parts planned and :data:`FORMAT_VERSION`, so a directory recording another
 count is refused (:class:`StateMismatch`) rather than mixed in. A last line cut short by a
@@ -23,7 +23,8 @@ kill is ignored and cut off before the next append.
 A finished count's state is kept: run again with it, the count answers from its records
 at once (every representative still passes the independent checker, as every count's
 do). Removing the directory starts the count afresh. This module reads and writes
-records only; which parts run is :mod:`chessdom.models.counting`'s business.
+records (and :func:`restore_parts` hands on the parts they leave); which parts run is
+:mod:`chessdom.models.counting.count`'s business.
 """
 
 from __future__ import annotations
@@ -31,8 +32,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
+
+from chessdom.chessboard import PlacementProblem
+from chessdom.models.counting.parts import MAX_RINGS, Lister, Part, split_part
 
 FORMAT_VERSION = 1
 """Raised whenever what a recorded part means changes (how parts are planned, split or
@@ -45,13 +49,14 @@ class StateMismatch(ValueError):
     """The state directory records another count (another problem, value, plan or format)."""
 
 
-def part_key(part) -> str:
+def part_key(part: Part) -> str:
     """A digest of what decides the placements ``part`` lists (not its ``known`` ones)."""
-    shape = (part.counts, part.weight, part.rings, part.by_lp, part.by_mip)
+    # The lister as two flags, CP-SAT's and SCIP's, as format 1 has recorded it from the start.
+    shape = (part.counts, part.weight, part.rings, part.lister is Lister.CPSAT_LP, part.lister is Lister.SCIP)
     return hashlib.sha256(repr(shape).encode()).hexdigest()[:32]
 
 
-def fingerprint(problem, value: int, parts: Iterable, max_rings: int) -> str:
+def fingerprint(problem: PlacementProblem, value: int, parts: Iterable[Part], max_rings: int) -> str:
     """A digest of everything that shapes a count's parts."""
     plan = [part_key(part) for part in parts]
     shape = (FORMAT_VERSION, problem.board.rows, problem.board.cols, problem.piece.value,
@@ -92,11 +97,12 @@ class CountState:
         elif record.get("complete"):
             self.complete = True
 
-    def restore(self, tally, parts: list, split: Callable[[object], list]) -> list:
-        """The parts still to list, in order: each recorded one is added to ``tally`` as if
-        listed now, and each recorded as split is cut again (``split(part)``) and its
+    def restore(self, tally, parts: list[Part]) -> list[Part]:
+        """The parts still to list, in order: each recorded one is added to ``tally`` (a
+        :class:`~chessdom.models.counting.tally.Tally`) as if listed now, and each recorded
+        as split is cut again (no listed placements handed on: they only saved work) and its
         pieces looked up in turn."""
-        todo: list = []
+        todo: list[Part] = []
         pending = list(reversed(parts))
         while pending:
             part = pending.pop()
@@ -104,18 +110,18 @@ class CountState:
             if key in self.finished:
                 tally.add(part, self.finished[key])
             elif key in self.splits:
-                pending.extend(reversed(split(part)))
+                pending.extend(reversed(split_part(tally.problem, part)))
             else:
                 todo.append(part)
         return todo
 
-    def record(self, part, placements: list) -> None:
+    def record(self, part: Part, placements: list) -> None:
         """``part`` finished, having listed ``placements``."""
         key = part_key(part)
         self.finished[key] = [tuple(placement) for placement in placements]
         self._append({"part": key, "placements": [list(placement) for placement in placements]})
 
-    def record_split(self, part) -> None:
+    def record_split(self, part: Part) -> None:
         key = part_key(part)
         self.splits.add(key)
         self._append({"split": key})
@@ -134,6 +140,18 @@ class CountState:
             os.fsync(out.fileno())
         if new:  # the file's name must outlive a power cut too
             _fsync_directory(self.path.parent)
+
+
+def count_state(state_dir: Path, problem: PlacementProblem, value: int, parts: list[Part]) -> CountState:
+    """The records in ``state_dir`` of the count of ``problem``'s placements of ``value``
+    pieces in ``parts``: raises :class:`StateMismatch` when they are another count's."""
+    return CountState(state_dir, fingerprint(problem, value, parts, MAX_RINGS), f"{problem}, {value} pieces")
+
+
+def restore_parts(state: CountState | None, tally, parts: list[Part]) -> list[Part]:
+    """The parts left to list: all of them without a ``state``, else
+    :meth:`CountState.restore`'s."""
+    return parts if state is None else state.restore(tally, parts)
 
 
 def _whole_lines(path: Path) -> list[str]:

@@ -13,9 +13,9 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from chessdom.chessboard import PlacementProblem, Square, square_name
-from chessdom.models.formulation import formulate
-from chessdom.models.outcome import Outcome, whole_bound
-from chessdom.models.symmetry_breaking import lex_leader_clauses
+from chessdom.models.encodings.backend_answer import Outcome, whole_bound
+from chessdom.models.encodings.formulation import formulate
+from chessdom.models.encodings.symmetry_breaking import lex_leader_clauses
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model

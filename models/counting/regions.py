@@ -5,7 +5,7 @@ Every placement has exactly one tuple of counts, and a symmetry maps the placeme
 one tuple one-to-one onto the placements with its image. So the placements of one tuple
 per orbit stand for all of them: cube-and-conquer refutes one cube per orbit
 (:mod:`chessdom.models.cubes.splitting`), and counting weighs what one cube lists by the
-size of its tuple's orbit (:mod:`chessdom.models.counting`).
+size of its tuple's orbit (:mod:`chessdom.models.counting.parts`).
 
 The same holds for finer regions that every symmetry maps onto one another: the regions
 cut by bands around the centre (:func:`ring`), into which a count splits a slow part

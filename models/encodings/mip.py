@@ -22,8 +22,8 @@ import pyscipopt
 from pyscipopt import SCIP_EVENTTYPE, Eventhdlr, Model, quicksum
 
 from chessdom.chessboard import PlacementProblem, Square, canonical_form, images
-from chessdom.models.formulation import formulate
-from chessdom.models.outcome import Outcome, whole_bound
+from chessdom.models.encodings.backend_answer import Outcome, whole_bound
+from chessdom.models.encodings.formulation import formulate
 
 PROOF = "mip: SCIP's branch-and-bound completed"
 BOUND_PROOF = "mip: SCIP's dual bound, branch-and-bound not finished"
@@ -122,7 +122,7 @@ def class_leaders(
     occupied) forbids its whole class, and SCIP searches again. The rows come an orbit at a
     time, so every search is of a model the board's symmetries keep, which SCIP's symmetry
     handling needs to stay sound. Each class costs a search, the last one a proof that
-    none is left: where it pays is :func:`chessdom.models.counting.lists_by_mip`."""
+    none is left: where it pays is :func:`chessdom.models.counting.parts.lister_for`."""
     model, occupied = build_model(problem)
     model.addCons(quicksum(occupied) == value)
     params.apply(model, time_limit=None, seed=0)

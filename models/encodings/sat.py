@@ -20,10 +20,10 @@ from pysat.formula import CNF, WCNF, IDPool
 from pysat.solvers import Solver, SolverNames
 
 from chessdom.chessboard import PlacementProblem, Square
-from chessdom.models.formulation import formulate
+from chessdom.models.encodings.backend_answer import Outcome
+from chessdom.models.encodings.formulation import formulate
+from chessdom.models.encodings.symmetry_breaking import lex_leader_clauses
 from chessdom.processes.killable import run_killable
-from chessdom.models.outcome import Outcome
-from chessdom.models.symmetry_breaking import lex_leader_clauses
 
 INCREMENTAL_TOTALIZER = "itotalizer"
 METHODS = ("descent", "rc2")
@@ -43,7 +43,7 @@ class SatParams:
     ``itotalizer`` (one incremental totalizer, tightened under assumptions) or any
     python-sat encoding name (a fresh encoding per bound, switched on by a selector).
     ``at_most_one`` encodes the one-piece-per-attack-line constraints of sliders.
-    ``symmetry_breaking`` adds the lex-leader clauses of :mod:`chessdom.models.symmetry_breaking`.
+    ``symmetry_breaking`` adds the lex-leader clauses of :mod:`chessdom.models.encodings.symmetry_breaking`.
     """
 
     sat_solver: str = "cadical195"
@@ -71,7 +71,7 @@ def build_cnf(
     """Hard clauses of ``problem``: square ``s`` holds a piece when ``pool.id(s)`` is true,
     line ``i`` of the formulation when ``pool.id(("line", i))`` is. With
     ``symmetry_breaking`` only the lex-leader of each symmetry class remains
-    (:mod:`chessdom.models.symmetry_breaking`); off, the clauses are exactly the problem's."""
+    (:mod:`chessdom.models.encodings.symmetry_breaking`); off, the clauses are exactly the problem's."""
     formulation = formulate(problem)
     occupied = [pool.id(s) for s in problem.board.squares()]
     line_occupied = [pool.id(("line", i)) for i in range(len(formulation.lines))]
@@ -110,7 +110,7 @@ def bounded_groups(problem: PlacementProblem, pool: IDPool) -> list[list[int]]:
 
 def line_budget_clauses(pool: IDPool, lines: tuple[int, ...], budget: int) -> list[list[int]]:
     """"At most ``budget`` of these lines hold a piece" on their line variables: a bound
-    that region counts imply (:func:`chessdom.models.regions.line_budgets`), redundant, and
+    that region counts imply (:func:`chessdom.models.counting.regions.line_budgets`), redundant, and
     what lets SAT refute a cube or list a count's part fast."""
     literals = [pool.id(("line", i)) for i in lines]
     if budget == 0:
