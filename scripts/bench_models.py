@@ -41,55 +41,27 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import signal
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
-from contextlib import contextmanager
-from pathlib import Path
 
 import requests
 from ortools.sat.python import cp_model
 from tabulate import tabulate
 from tqdm import tqdm
 
-from chessdom.api.requests import JOB_MAX_TIME_LIMIT
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, attack_table
-from chessdom.models import count_placements, solve
+from chessdom.library import check_time_limit
+from chessdom.models import solve
 from chessdom.models.cubes import local_pool
 from chessdom.models.encodings.formulation import formulate
 from chessdom.processes.killable import release_warm_children
-from chessdom.scripts.live_server import free_port
+from chessdom.scripts.frontier_rows import frontier, parse_rows
+from chessdom.scripts.live_server import default_server
+from chessdom.scripts.model_families import FAMILIES, ROW_FAMILIES
 
-FAMILIES = {
-    "queen-domination": (Piece.QUEEN, Objective.DOMINATION, range(4, 17)),
-    "queen-independent": (Piece.QUEEN, Objective.INDEPENDENT_DOMINATION, range(4, 17)),
-    "knight-domination": (Piece.KNIGHT, Objective.DOMINATION, range(4, 19)),
-}
 ENGINES = ("baseline", "cpsat", "sat", "mip", "auto", "cubes")
-COUNT_FAMILIES = {
-    "queen-count": (Piece.QUEEN, Objective.DOMINATION, {n: published for n, published in enumerate(zip(
-        (1, 4, 1, 12, 186, 4, 86, 4860, 114, 8, 2, 8, 288, 4632, 205832, 2968),
-        (1, 1, 1, 3, 37, 1, 13, 638, 21, 1, 1, 1, 41, 588, 25872, 43)), start=1)}),
-    "queen-independent-count": (Piece.QUEEN, Objective.INDEPENDENT_DOMINATION, {
-        n: (published, None) for n, published in enumerate(
-            (1, 4, 1, 16, 16, 120, 8, 728, 92, 8, 2, 840, 24, 436, 10188), start=1)}),
-    "knight-count": (Piece.KNIGHT, Objective.DOMINATION, {n: published for n, published in enumerate(zip(
-        (1, 1, 8, 9, 47, 127, 10, 2, 2, 4, 800, 2, 152, 4, 504, 2, 212, 19562),
-        (1, 1, 2, 3, 8, 23, 3, 1, 1, 2, 100, 1, 20, 1, 63, 1, 29, 2551)), start=1)}),
-}
-"""The optimal placements and their classes as published (None: not found), for comparison
-only: OEIS A002564 and A002563 (γ(Q_n), read 2024-10-25), A002568 (i(Q_n)), A103315 and
-A006076 (γ(N_n)), read 2026-11-25. A002563's 43 classes for n = 16 cannot hold A002564's
-2,968 placements (a class has at most 8): the two disagree there (counted here: 2,968 in 371
-classes, docs/benchmarks "Count γ(Q_16)")."""
-ROW_FAMILIES = (*FAMILIES, *COUNT_FAMILIES)
-PREVIOUS_SOLVER = {"queen-domination": "sat", "queen-independent": "sat", "knight-domination": "cpsat",
-                   "queen-count": "sat", "queen-independent-count": "sat", "knight-count": "cpsat"}
-"""What ``auto`` chose before it chose by size: SAT for slider domination, CP-SAT for leapers."""
 
 
 def baseline(problem: PlacementProblem, cap: float) -> int | None:
@@ -163,161 +135,6 @@ def backends(args: argparse.Namespace) -> None:
     rows = [[family, n, values.get((family, n), "?")] + [cell(family, n, e) for e in engines] for family, n in cells]
     print(f"seconds to a proven optimum, median of {args.repeats}, cap {args.cap:g} s per solve")
     print(tabulate(rows, headers=headers, tablefmt="github"))
-
-
-# ---- frontier rows, through POST /jobs on a default server -------------------------------
-
-
-@contextmanager
-def default_server():
-    """``chessdom serve`` with every default but the data directory (a temporary one) and
-    the port (a free one); stopped, with its solvers, on the way out."""
-    data = Path(tempfile.mkdtemp(prefix="chessdom-bench-"))
-    port = free_port()
-    command = [sys.executable, "-m", "chessdom.api", "--host", "127.0.0.1", "--port", str(port), "--data", str(data)]
-    log = open(data / "server.log", "ab")
-    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if requests.get(url + "/health", timeout=1).status_code == 200:
-                    break
-            except requests.RequestException:
-                pass
-            if server.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the server did not start; see {data / 'server.log'}")
-            time.sleep(0.2)
-        yield url
-    finally:
-        os.killpg(server.pid, 15)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, 9)
-            server.wait()
-        log.close()
-        shutil.rmtree(data, ignore_errors=True)
-
-
-def job_params(family: str, n: int, cap: float, solver: str) -> dict:
-    params = {"size": n, "piece": "knight" if family.startswith("knight") else "queen", "time_limit": cap,
-              "solver": solver, "cache": False}
-    if family.startswith("queen-independent"):
-        params["variant"] = "independent"
-    if family in COUNT_FAMILIES:
-        params.update(count=True, representatives=True)
-    return params
-
-
-def run_job(url: str, params: dict) -> dict:
-    """Post one job, wait for its end: seconds from the post, and what it answered."""
-    started = time.perf_counter()
-    posted = requests.post(url + "/jobs", json={"kind": "domination", "params": params}, timeout=30)
-    if not posted.ok:  # say what the service refused, not a KeyError
-        detail = posted.json().get("detail") if "json" in posted.headers.get("Content-Type", "") else None
-        raise SystemExit(f"POST /jobs refused {params}: {detail or posted.text}")
-    job = posted.json()
-    while True:
-        state = requests.get(f"{url}/jobs/{job['id']}", timeout=30).json()
-        if state["status"] not in ("queued", "running"):
-            break
-        time.sleep(0.1 if time.perf_counter() - started < 5 else 1.0)
-    seconds = time.perf_counter() - started
-    return {"seconds": seconds, "status": state["status"], "result": state.get("result"), "error": state.get("error")}
-
-
-def row_figures(outcome: dict, family: str) -> dict:
-    """Seconds (None unless proved within the cap), the value and, for counts, the count."""
-    result = outcome["result"] or {}
-    done = outcome["status"] == "succeeded" and result.get("status") == "optimal"
-    count = result.get("count") or {}
-    if family in COUNT_FAMILIES:
-        done = done and count.get("exact", False)
-    params = (result.get("solver") or {}).get("params", {})
-    effort = params.get("effort") or {}
-    return {
-        "seconds": outcome["seconds"] if done else None,
-        "value": result.get("value"),
-        "backend": params.get("backend"),
-        "cube_cpu_seconds": effort.get("cube_cpu_seconds"),
-        # Wall seconds of cubes stopped unfinished (split past their budget, canceled): lost work.
-        "cube_abandoned_seconds": effort.get("cube_abandoned_seconds"),
-        "solutions": count.get("solutions"), "classes": count.get("up_to_symmetry"),
-    }
-
-
-def previous_count(family: str, n: int, cap: float) -> float | None:
-    """The previous default's enumeration: classes checked by plain re-enumeration."""
-    piece, objective, _ = COUNT_FAMILIES[family]
-    problem = PlacementProblem(Board.square(n), piece, objective)
-    started = time.perf_counter()
-    result = solve(problem, solver=PREVIOUS_SOLVER[family], time_limit=cap)
-    if not result.optimal:
-        return None
-    remaining = cap - (time.perf_counter() - started)
-    if remaining <= 0:
-        return None
-    counted = count_placements(problem, result.value, time_limit=remaining, representatives=True, check=True)
-    return time.perf_counter() - started if counted.exact else None
-
-
-def frontier(args: argparse.Namespace) -> None:
-    rows = [(family, n) for spec in args.rows for family, n in parse_rows(spec)]
-    table = []
-    with default_server() as url:
-        for family, n in rows:
-            load = os.getloadavg()[0]
-            new = [row_figures(run_job(url, job_params(family, n, args.cap, "auto")), family)
-                   for _ in range(args.repeats)]
-            line = {"row": f"{family}:{n}", "load": round(load, 2), **new[-1],
-                    "seconds": _median_or_none([figure["seconds"] for figure in new])}
-            if args.against == "previous":
-                if family in COUNT_FAMILIES:
-                    line["previous"] = previous_count(family, n, args.cap)
-                else:
-                    old = row_figures(run_job(url, job_params(family, n, args.cap, PREVIOUS_SOLVER[family])), family)
-                    line["previous"] = old["seconds"]
-            if family in COUNT_FAMILIES:
-                line["literature"] = _published(COUNT_FAMILIES[family][2].get(n))
-            line["load after"] = round(os.getloadavg()[0], 2)
-            print(json.dumps(line), file=sys.stderr, flush=True)
-            table.append(line)
-    _print_rows(table, args.cap)
-
-
-def _published(count: tuple[int, int | None] | None) -> str | None:
-    if count is None:
-        return None
-    return str(count[0]) if count[1] is None else f"{count[0]} ({count[1]})"
-
-
-def _median_or_none(values: list) -> float | None:
-    return None if any(v is None for v in values) else statistics.median(values)
-
-
-def _print_rows(table: list[dict], cap: float) -> None:
-    def seconds(value):
-        return f">{cap:g}" if value is None else f"{value:.1f}"
-
-    headers = ["row", "value", "default s", "backend", "cube CPU s", "abandoned s", "previous s", "count", "classes",
-               "OEIS (classes)", "load"]
-    body = [[line["row"], line["value"], seconds(line["seconds"]), line["backend"], line["cube_cpu_seconds"],
-             line["cube_abandoned_seconds"], seconds(line["previous"]) if "previous" in line else "",
-             line["solutions"] or "", line["classes"] or "", line.get("literature") or "",
-             f"{line['load']}–{line['load after']}"] for line in table]
-    print(f"through POST /jobs on a default server, cap {cap:g} s per job")
-    print(tabulate(body, headers=headers, tablefmt="github"))
-
-
-def parse_rows(spec: str) -> list[tuple[str, int]]:
-    family, _, sizes = spec.partition(":")
-    if family not in ROW_FAMILIES or not sizes:
-        raise argparse.ArgumentTypeError(f"{spec!r}: expected FAMILY:N or FAMILY:FROM-TO, FAMILY one of "
-                                         f"{', '.join(ROW_FAMILIES)}")
-    low, _, high = sizes.partition("-")
-    return [(family, n) for n in range(int(low), int(high or low) + 1)]
 
 
 # ---- scaling on Dask, and the tiny solve -------------------------------------------------
@@ -407,14 +224,15 @@ def main(argv: list[str] | None = None) -> None:
             parser.error(f"argument --scaling: expected N or FAMILY:N with FAMILY one of {', '.join(FAMILIES)}, "
                          f"got {args.scaling!r}")
         args.scaling = (family or "queen-domination", int(size))
-    if args.rows and not 0 < args.cap <= JOB_MAX_TIME_LIMIT:
-        parser.error(f"argument --cap: --rows runs jobs, whose time limit is above 0 and at most "
-                     f"{JOB_MAX_TIME_LIMIT:g} s")
+    try:
+        check_time_limit(args.cap, "--cap")
+    except ValueError as error:
+        parser.error(f"argument {error}")
     print(f"load average at the start: {os.getloadavg()}")
     if args.tiny:
         print(json.dumps(tiny()))
     elif args.rows:
-        frontier(args)
+        frontier(args, parser.error)
     elif args.scaling is not None:
         family, size = args.scaling
         timings = scaling(family, size, args.cap)

@@ -51,6 +51,7 @@ from tabulate import tabulate
 
 from chessdom.api.requests import SYNC_MAX_TIME_LIMIT  # POST /domination's largest time_limit: beyond, a job
 from chessdom.processes import die_with_parent
+from chessdom.scripts.live_server import default_server
 
 BUILD_SCRIPT = Path(os.environ.get("CHESSDOM_UNIDOM_BUILD", "/work/shared/peers/unidom/build"))
 """The shared script that compiles unidom and prints its path (override: CHESSDOM_UNIDOM_BUILD)."""
@@ -484,11 +485,9 @@ def _measure_rows(rows: list[Row], args: argparse.Namespace, unidom: str | None,
 
 
 def _service(wanted: bool):
-    """The warm service's URL (from :func:`chessdom.scripts.bench_models.default_server`), or None."""
+    """The warm service's URL (from :func:`chessdom.scripts.live_server.default_server`), or None."""
     if not wanted:
         return nullcontext(None)
-    from chessdom.scripts.bench_models import default_server
-
     return default_server()
 
 

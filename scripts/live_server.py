@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import ctypes
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import requests
@@ -28,10 +32,11 @@ PR_SET_PDEATHSIG = 1
 
 class ServerProcess:
     def __init__(
-        self, data_dir: Path, *, workers: int = 1, threads: int = 8, solver_slots: int = 2, log: Path | None = None,
-        env: dict[str, str] | None = None, source: Path | None = None,
+        self, data_dir: Path, *, workers: int | None = 1, threads: int | None = 8, solver_slots: int | None = 2,
+        log: Path | None = None, env: dict[str, str] | None = None, source: Path | None = None,
     ):
-        """``source``: the root of another checkout of chessdom to run instead of this one
+        """``workers``, ``threads``, ``solver_slots``: None leaves the server's own default.
+        ``source``: the root of another checkout of chessdom to run instead of this one
         (made importable as ``chessdom`` beside ``data_dir``; the same interpreter and
         dependencies serve it)."""
         self.data_dir = data_dir
@@ -51,11 +56,12 @@ class ServerProcess:
             imports = importable_checkout(self.source, self.data_dir.parent / f"{self.data_dir.name}-imports")
             self.env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(imports), self.env.get("PYTHONPATH")]))
         log = open(self.log_path, "ab")
-        command = [
-            sys.executable, "-m", "chessdom.api", "--host", "127.0.0.1", "--port", str(self.port),
-            "--data", str(self.data_dir), "--workers", str(self.workers), "--threads", str(self.threads),
-            "--solver-slots", str(self.solver_slots),
-        ]
+        command = [sys.executable, "-m", "chessdom.api", "--host", "127.0.0.1", "--port", str(self.port),
+                   "--data", str(self.data_dir)]
+        for flag, value in (("--workers", self.workers), ("--threads", self.threads),
+                            ("--solver-slots", self.solver_slots)):
+            if value is not None:
+                command += [flag, str(value)]
         # A session of its own, so that kill() takes the master, its workers and the
         # fork server down together, as a crash of the machine's process would.
         self.process = subprocess.Popen(
@@ -104,6 +110,21 @@ class ServerProcess:
 
     def delete(self, path: str, **kwargs):
         return requests.delete(self.url + path, timeout=30, **kwargs)
+
+
+@contextmanager
+def default_server() -> Iterator[str]:
+    """``chessdom serve`` with every default but the data directory (a temporary one) and
+    the port (a free one), for a benchmark to measure what a user gets; its URL, and the
+    server stopped, with its solvers, on the way out."""
+    data = Path(tempfile.mkdtemp(prefix="chessdom-bench-"))
+    server = ServerProcess(data, workers=None, threads=None, solver_slots=None)
+    try:
+        server.start(timeout=120)
+        yield server.url
+    finally:
+        server.stop()
+        shutil.rmtree(data, ignore_errors=True)
 
 
 def importable_checkout(source: Path, into: Path) -> Path:
