@@ -3,20 +3,22 @@ huge results.
 
     python -m chessdom.scripts.bench_jobs_listing --jobs 30
 
-Stores ``--jobs`` finished tour jobs, each holding a 1000×1000 tour's million square
-names (as a real one does), starts a real server (one process), and reads that process's
-peak resident memory (``VmHWM``) before and after four listings, and the response size.
+Runs ``--jobs`` tour jobs of 1000×1000 through a real server (each result holds a million
+square names), then starts a fresh server (one process) on the same data directory, so that
+running the jobs does not count, and reads that process's peak resident memory (``VmHWM``)
+before and after four listings, and the response size.
 """
 
 from __future__ import annotations
 
 import argparse
 import tempfile
+import time
 from pathlib import Path
 
-from chessdom.chessboard import Board, square_names
 from chessdom.scripts.live_server import ServerProcess
-from chessdom.api.runtime.store import Store
+
+TOUR_JOB = {"kind": "tour", "params": {"size": 1000}}
 
 
 def peak_memory_mb(pid: int) -> float:
@@ -37,24 +39,38 @@ def server_worker(server: ServerProcess) -> int:
     raise RuntimeError("no server worker")
 
 
+def run_tour_jobs(data: Path, jobs: int) -> str:
+    """Run ``jobs`` tour jobs to the end through a server on ``data``; the last one's id."""
+    server = ServerProcess(data, workers=1).start()
+    try:
+        ids = []
+        for _ in range(jobs):
+            response = server.post("/jobs", json=TOUR_JOB)
+            response.raise_for_status()
+            ids.append(response.json()["id"])
+        for job_id in ids:
+            while (status := server.get(f"/jobs/{job_id}").json()["status"]) in ("queued", "running"):
+                time.sleep(0.5)
+            if status != "succeeded":
+                raise RuntimeError(f"tour job {job_id} ended {status}")
+    finally:
+        server.stop()
+    return ids[-1]
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--jobs", type=int, default=30)
     args = parser.parse_args(argv)
-    board = Board.square(1000)
-    result = {"status": "found", "path": square_names(board, range(board.rows * board.cols))}
     with tempfile.TemporaryDirectory() as data:
-        store = Store(Path(data))
-        for _ in range(args.jobs):
-            job = store.add_job("tour", {"size": 1000})
-            store.finish_job(job["id"], store.claim_job()["attempt"], "succeeded", result=result)
+        job_id = run_tour_jobs(Path(data), args.jobs)
         server = ServerProcess(Path(data), workers=1).start()
         try:
             worker = server_worker(server)
             before = peak_memory_mb(worker)
             sizes = [len(server.get("/jobs?limit=1000").content) for _ in range(4)]
             after = peak_memory_mb(worker)
-            one = server.get(f"/jobs/{job['id']}")
+            one = server.get(f"/jobs/{job_id}")
         finally:
             server.stop()
     print(f"GET /jobs?limit=1000 over {args.jobs} jobs of 1000x1000 tours: response {sizes[0] / 1024:.1f} KiB; "
