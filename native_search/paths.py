@@ -60,33 +60,15 @@ def knight_path(
     ValueError for an unknown method or heuristic or an empty goal list; BoardError for
     squares off the board.
     """
-    if method not in PATH_METHODS:
-        raise ValueError(f"unknown method {method!r} (expected one of {', '.join(PATH_METHODS)})")
-    if heuristic not in HEURISTICS:
-        raise ValueError(f"unknown heuristic {heuristic!r} (expected one of {', '.join(HEURISTICS)})")
+    _check_options(method, heuristic)
     began = time.perf_counter()
     source = _square(board, start)
-    targets = {_square(board, goal) for goal in ([goals] if isinstance(goals, (str, int)) else goals)}
-    if not targets:
-        raise ValueError("goals must name at least one square")
-    forbidden = forbidden_squares(board, (_square(board, s) for s in blocked), enemies)
-    # A goal on an enemy's square may be captured; other goals obey the same rules as
-    # every square on the way.
-    enemy_squares = {_square(board, square) for _, square in enemies}
-    allowed_goals = {g for g in targets if g not in forbidden or g in enemy_squares}
+    allowed_goals, forbidden = _goals_and_forbidden(board, goals, blocked, enemies)
     recorder = start_trace(board, trace, trace_limit)
-
-    if method == "bfs":
-        path, expanded = _breadth_first(board, source, allowed_goals, forbidden, recorder)
-    elif method == "dfs":
-        path, expanded = _depth_first(board, source, allowed_goals, forbidden, recorder)
-    else:
-        estimate = _heuristic(board, heuristic, allowed_goals)
-        path, expanded = _astar(board, source, allowed_goals, forbidden, estimate, recorder)
+    path, expanded = _search(board, method, heuristic, source, allowed_goals, forbidden, recorder)
     optimal = method == "bfs" or (method == "astar" and HEURISTICS[heuristic])
     if recorder is not None and path is not None:
-        for previous, square in zip(path, path[1:]):
-            recorder.record("move", "path", square=square, **{"from": previous})
+        _record_path(recorder, path)
     return PathResult(
         status="found" if path is not None else "unreachable",
         path=tuple(square_names(board, path)) if path is not None else None,
@@ -98,6 +80,42 @@ def knight_path(
         wall_time=time.perf_counter() - began,
         trace=recorder.finish() if recorder is not None else None,
     )
+
+
+def _check_options(method: str, heuristic: str) -> None:
+    if method not in PATH_METHODS:
+        raise ValueError(f"unknown method {method!r} (expected one of {', '.join(PATH_METHODS)})")
+    if heuristic not in HEURISTICS:
+        raise ValueError(f"unknown heuristic {heuristic!r} (expected one of {', '.join(HEURISTICS)})")
+
+
+def _record_path(recorder: Trace, path: list[Square]) -> None:
+    """The path found, move by move, after the search's own events."""
+    for previous, square in zip(path, path[1:]):
+        recorder.record("move", "path", square=square, **{"from": previous})
+
+
+def _goals_and_forbidden(board: Board, goals: SquareRef | Iterable[SquareRef], blocked: Iterable[SquareRef],
+                         enemies: Iterable[tuple[Piece | str, SquareRef]]) -> tuple[set[Square], set[Square]]:
+    """The goals the knight may end on, and the squares it may not enter."""
+    targets = {_square(board, goal) for goal in ([goals] if isinstance(goals, (str, int)) else goals)}
+    if not targets:
+        raise ValueError("goals must name at least one square")
+    forbidden = forbidden_squares(board, (_square(board, s) for s in blocked), enemies)
+    # A goal on an enemy's square may be captured; other goals obey the same rules as
+    # every square on the way.
+    enemy_squares = {_square(board, square) for _, square in enemies}
+    return {g for g in targets if g not in forbidden or g in enemy_squares}, forbidden
+
+
+def _search(board: Board, method: str, heuristic: str, source: Square, goals: set[Square], forbidden: set[Square],
+            recorder: Trace | None) -> tuple[list[Square] | None, int]:
+    """The path ``method`` finds (None: no goal reachable) and the squares it expanded."""
+    if method == "bfs":
+        return _breadth_first(board, source, goals, forbidden, recorder)
+    if method == "dfs":
+        return _depth_first(board, source, goals, forbidden, recorder)
+    return _astar(board, source, goals, forbidden, _heuristic(board, heuristic, goals), recorder)
 
 
 def forbidden_squares(

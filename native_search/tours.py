@@ -81,11 +81,9 @@ def knight_tour(
     _check_options(method, tie_break, lookahead, node_limit)
     start_square = _start_square(board, start)
     report = _TourReport(board, closed, method, tie_break, start_trace(board, trace, trace_limit, trace_offset))
-    if board.num_squares == 1 and not closed:
-        return report.settled("found", [start_square], nodes=1)
-    reason = tour_impossibility(board, start_square, closed)
-    if reason is not None:
-        return report.settled("none", reason=reason)
+    settled = _settled_without_search(board, start_square, closed, report)
+    if settled is not None:
+        return settled
     walk = None
     if method == "warnsdorff" and tie_break == "squirrel_cull" and not (closed or lookahead):
         walk = _squirrel_cull_rule(board, start_square, node_limit, backtracking, report.trace)
@@ -98,6 +96,14 @@ def knight_tour(
         board, start_square, closed, method, tie_break, lookahead, backtracking, node_limit, walk, seed, report.trace
     )
     return report.searched(outcome, used)
+
+
+def _settled_without_search(board: Board, start: Square, closed: bool, report: _TourReport) -> TourResult | None:
+    """The one-square open tour, or no tour by theory (:func:`tour_impossibility`); None otherwise."""
+    if board.num_squares == 1 and not closed:
+        return report.settled("found", [start], nodes=1)
+    reason = tour_impossibility(board, start, closed)
+    return report.settled("none", reason=reason) if reason is not None else None
 
 
 def _check_options(method: str, tie_break: str, lookahead: int, node_limit: int) -> None:
