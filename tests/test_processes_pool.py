@@ -48,6 +48,33 @@ def test_a_warm_worker_answers_call_after_call_in_the_same_process(pool):
     assert pool.call(own_pid) == first != os.getpid()
 
 
+def grow(megabytes):
+    global kept
+    kept = b"\x01" * (megabytes << 20)  # every page written, so resident
+    return os.getpid()
+
+
+def leave(code):
+    raise SystemExit(code)
+
+
+def test_a_worker_grown_past_its_memory_bound_retires_after_its_call():
+    with WorkerPool(1, max_rss_bytes=100 << 20) as pool:
+        small = pool.call(own_pid)
+        assert pool.call(own_pid) == small  # a worker of a few tens of megabytes stays
+        grown = pool.call(grow, (150,))
+        assert grown == small and not alive(grown)
+        assert pool.call(own_pid) not in (small, os.getpid())
+
+
+def test_a_call_that_exits_its_worker_is_answered_and_the_worker_replaced(pool):
+    first = pool.call(own_pid)
+    with pytest.raises(CallRaised) as raised:
+        pool.call(leave, (3,))
+    assert isinstance(raised.value.error, SystemExit) and not alive(first)
+    assert pool.call(own_pid) != first
+
+
 def test_what_a_call_raises_comes_back_with_its_traceback(pool):
     with pytest.raises(CallRaised) as raised:
         pool.call(refuse)

@@ -3,34 +3,33 @@ behind the service's solves, cube-and-conquer on this machine and the sweeps' ce
 
 Each worker is a fresh interpreter (:mod:`.child`) leading a process group of its own, so
 killing it also kills any solver child it started; it imports its ``preload`` modules once
-and then runs call after call, so a call costs a pipe round trip, not a process start.
-A call past its deadline, canceled, or whose caller goes away has its worker killed and
-replaced in the background. Workers end with the pool: they are all started by one thread
-that lives as long as the pool (their death signal fires when it ends) and each watches
-the pool's process as well.
+and then runs call after call (:mod:`.pool_worker`), so a call costs a pipe round trip, not
+a process start. A call past its deadline, canceled, or whose caller goes away has its
+worker killed and replaced in the background; a worker that has grown too big after a call
+retires. Workers end with the pool: they are all started by one thread that lives as long
+as the pool (their death signal fires when it ends) and each watches the pool's process as
+well.
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 import queue
 import threading
 import time
-import traceback
 from collections.abc import Callable
-from concurrent.futures import Executor, Future
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 
 from chessdom.processes.child import Child, start_child
-from chessdom.processes.frames import FrameReader, write_frame
-from chessdom.processes.lifetime import end_with, kill_process_group
+from chessdom.processes.lifetime import kill_process_group
+from chessdom.processes.pool_worker import worker_main
 
 POLL_SECONDS = 0.05
 STARTUP_SECONDS = 120.0
 """How long a new worker may take to import its preload modules."""
-
-_event_sink: Callable[[object], None] | None = None
+START_FAILED_PAUSE_SECONDS = 1.0
+"""After a worker failed to start, the starter waits this long: a broken environment must not spin."""
+WORKER_ENTRY = f"{worker_main.__module__}:{worker_main.__name__}"
 
 
 def available_cores() -> int:
@@ -58,13 +57,6 @@ class CallRaised(Exception):
         self.trace = trace
 
 
-def report_event(event) -> None:
-    """Inside a pool's worker: send ``event`` to the caller's ``on_event`` now (live
-    progress). Anywhere else: nothing."""
-    if _event_sink is not None:
-        _event_sink(event)
-
-
 class WorkerPool(Executor):
     """``size`` calls at once through :meth:`submit` (any number through :meth:`call`, one
     worker each); ``keep_warm`` idle workers are kept ready once the first call has started
@@ -80,15 +72,16 @@ class WorkerPool(Executor):
         self.initializer = initializer
         self.max_rss_bytes = max_rss_bytes
         self._lock = threading.Condition()
+        """Guards the worker lists and counts below, and is notified when a worker comes free."""
         self._idle: list[Child] = []
         self._busy: set[Child] = set()
         self._starting = 0
         self._waiting = 0
         self._closing = False
-        self._spawns: queue.SimpleQueue = queue.SimpleQueue()
-        self._starting_worker: Child | None = None
-        self._spawner = threading.Thread(target=self._spawn_loop, name="worker-spawner", daemon=True)
-        self._spawner.start()
+        self._start_requests: queue.SimpleQueue = queue.SimpleQueue()
+        self._worker_starting: Child | None = None
+        self._starter = threading.Thread(target=self._starter_loop, name="worker-starter", daemon=True)
+        self._starter.start()
         self._dispatch = ThreadPoolExecutor(self.size, thread_name_prefix="worker-call")
 
     def warm(self, count: int | None = None) -> None:
@@ -96,7 +89,7 @@ class WorkerPool(Executor):
         ``count`` (a pool whose calls are about to come)."""
         with self._lock:
             while not self._closing and len(self._idle) + self._starting < (count or self.keep_warm):
-                self._request_spawn_locked()
+                self._request_start_locked()
 
     # ---- calls -----------------------------------------------------------------------
 
@@ -115,47 +108,50 @@ class WorkerPool(Executor):
         """``fn(*args, **kwargs)`` in a worker: its value, or :class:`CallRaised` with what
         it raised, or :class:`WorkerFailed`. ``deadline`` (``time.monotonic()``) and
         ``should_cancel()`` kill the worker; ``on_start`` gets its process group and
-        ``on_event`` each :func:`report_event` of the call."""
+        ``on_event`` each :func:`~.pool_worker.report_event` of the call."""
         worker = self._take()
         try:
             worker.send((fn, args, kwargs or {}))
             if on_start is not None:
                 on_start(worker.pid)
-            outcome = self._wait(worker, deadline, should_cancel, cancel_check_every, on_event)
+            answer = self._watch(worker, deadline, should_cancel, cancel_check_every, on_event)
         except BaseException:
             self._discard(worker)
             raise
-        self._give_back(worker, retiring=outcome[-1])
-        if outcome[0] == "raised":
-            raise CallRaised(outcome[1], outcome[2])
-        return outcome[1]
+        self._give_back(worker, retiring=self._retires(worker, answer))
+        if answer[0] == "raised":
+            raise CallRaised(answer[1], answer[2])
+        return answer[1]
 
     def submit(self, fn: Callable, /, *args, **kwargs) -> Future:
         """The :class:`concurrent.futures.Executor` face. Canceling a running future kills
         its worker: the future then ends with :class:`WorkerFailed` (``canceled``). The
         future's ``started_at`` is when a worker took the call."""
         future = _PoolFuture()
-
-        def run() -> None:
-            if not future.set_running_or_notify_cancel():
-                return
-            try:
-                value = self.call(fn, args, kwargs, should_cancel=future.stop_requested,
-                                  cancel_check_every=POLL_SECONDS, on_start=future.mark_started)
-            except CallRaised as raised:
-                future.set_exception(raised.error)
-            except BaseException as error:
-                future.set_exception(error)
-            else:
-                future.set_result(value)
-
         with self._lock:
             if self._closing:
                 raise RuntimeError("the worker pool is shut down")
-        self._dispatch.submit(run)
+        self._dispatch.submit(self._settle, future, fn, args, kwargs)
         return future
 
-    def _wait(self, worker: Child, deadline, should_cancel, cancel_check_every, on_event) -> tuple:
+    def _settle(self, future: _PoolFuture, fn: Callable, args: tuple, kwargs: dict) -> None:
+        """Run ``future``'s call and hand it the outcome: the value, what the call itself
+        raised (not wrapped in :class:`CallRaised`), or why it did not end."""
+        if not future.set_running_or_notify_cancel():
+            return
+        try:
+            value = self.call(fn, args, kwargs, should_cancel=future.stop_requested,
+                              cancel_check_every=POLL_SECONDS, on_start=future.mark_started)
+        except CallRaised as raised:
+            future.set_exception(raised.error)
+        except BaseException as error:
+            future.set_exception(error)
+        else:
+            future.set_result(value)
+
+    def _watch(self, worker: Child, deadline, should_cancel, cancel_check_every, on_event) -> tuple:
+        """Pass the call's events on until its answer comes; raise :class:`WorkerFailed`
+        when the pool closes, the worker dies, the deadline passes or the caller cancels."""
         next_check = time.monotonic() + cancel_check_every
         while True:
             for message in worker.output.read(POLL_SECONDS):
@@ -176,9 +172,18 @@ class WorkerPool(Executor):
                 if should_cancel():
                     raise WorkerFailed("canceled", "canceled")
 
+    def _retires(self, worker: Child, answer: tuple) -> bool:
+        """Whether ``worker`` retires after this ``answer`` rather than wait for the next
+        call: it has grown past ``max_rss_bytes`` (Python keeps the heap a solve grew), or
+        it ends by itself (the call raised SystemExit or KeyboardInterrupt)."""
+        if answer[0] == "raised" and isinstance(answer[1], (KeyboardInterrupt, SystemExit)):
+            return True
+        return self.max_rss_bytes is not None and _resident_bytes(worker.pid) > self.max_rss_bytes
+
     # ---- workers ---------------------------------------------------------------------
 
     def _take(self) -> Child:
+        """An idle live worker, or the next one started (at most STARTUP_SECONDS away)."""
         deadline = time.monotonic() + STARTUP_SECONDS
         with self._lock:
             self._waiting += 1
@@ -190,60 +195,47 @@ class WorkerPool(Executor):
                         worker = self._idle.pop()
                         if worker.process.poll() is None:
                             self._busy.add(worker)
-                            self._replenish_locked()
+                            self._keep_warm_locked()
                             return worker
                         worker.kill()
                     if self._starting < self._waiting:
-                        self._request_spawn_locked()
+                        self._request_start_locked()
                     if not self._lock.wait(timeout=max(deadline - time.monotonic(), 0)):
                         raise WorkerFailed("died", "no worker process started in time")
             finally:
                 self._waiting -= 1
 
     def _give_back(self, worker: Child, retiring: bool) -> None:
+        """A worker whose call answered: idle again, or killed and replaced."""
         with self._lock:
             self._busy.discard(worker)
             if retiring or self._closing:
                 worker.kill()
-                self._replenish_locked()
+                self._keep_warm_locked()
             else:
                 self._idle.append(worker)
                 self._lock.notify()
 
     def _discard(self, worker: Child) -> None:
+        """A worker whose call did not answer (or whose caller went away): killed and replaced."""
         worker.kill()
         with self._lock:
             self._busy.discard(worker)
-            self._replenish_locked()
+            self._keep_warm_locked()
 
-    def _replenish_locked(self) -> None:
+    def _keep_warm_locked(self) -> None:
         while not self._closing and len(self._idle) + self._starting < self.keep_warm:
-            self._request_spawn_locked()
+            self._request_start_locked()
 
-    def _request_spawn_locked(self) -> None:
+    def _request_start_locked(self) -> None:
         self._starting += 1
-        self._spawns.put(True)
+        self._start_requests.put(True)
 
-    def _spawn_loop(self) -> None:
-        """Every worker starts here, so that their death signal is this thread's end."""
-        while self._spawns.get():
-            worker = None
-            try:
-                worker = self._starting_worker = start_child(f"{__name__}:worker_main", new_session=True)
-                if self._closing:  # terminate() may have looked before the child existed
-                    raise RuntimeError("the pool is closing")
-                worker.send((self.preload, self.initializer, self.max_rss_bytes))
-                ready = worker.output.read(STARTUP_SECONDS)
-                if ready != [("ready",)]:
-                    raise RuntimeError(f"a worker failed to start: {ready or 'no answer'}")
-            except Exception:
-                if worker is not None:
-                    worker.kill()
-                worker = None
-                if not self._closing:
-                    time.sleep(1.0)  # a broken environment: do not spin
-            finally:
-                self._starting_worker = None
+    def _starter_loop(self) -> None:
+        """Every worker starts on this thread, so that their death signal is its end: a
+        worker started is idle for the next call; when the pool closes, every idle one dies."""
+        while self._start_requests.get():
+            worker = self._start_worker()
             with self._lock:
                 self._starting -= 1
                 if worker is not None and not self._closing:
@@ -251,13 +243,32 @@ class WorkerPool(Executor):
                 elif worker is not None:
                     worker.kill()
                 self._lock.notify_all()
-        for worker in self._drain():
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for worker in idle:
             worker.kill()
 
-    def _drain(self) -> list[Child]:
-        with self._lock:
-            workers, self._idle = self._idle, []
-            return workers
+    def _start_worker(self) -> Child | None:
+        """A new worker, its preload modules imported and its initializer run; None when
+        it failed to start (after a pause of START_FAILED_PAUSE_SECONDS unless closing)."""
+        worker = None
+        try:
+            worker = self._worker_starting = start_child(WORKER_ENTRY, new_session=True)
+            if self._closing:  # terminate() may have looked before the child existed
+                raise RuntimeError("the pool is closing")
+            worker.send((self.preload, self.initializer))
+            ready = worker.output.read(STARTUP_SECONDS)
+            if ready != [("ready",)]:
+                raise RuntimeError(f"a worker failed to start: {ready or 'no answer'}")
+            return worker
+        except Exception:
+            if worker is not None:
+                worker.kill()
+            if not self._closing:
+                time.sleep(START_FAILED_PAUSE_SECONDS)
+            return None
+        finally:
+            self._worker_starting = None
 
     # ---- ending ------------------------------------------------------------------------
 
@@ -265,7 +276,7 @@ class WorkerPool(Executor):
         """Kill every worker now; calls in progress fail with ``shutdown``. Safe in a
         signal handler: it takes no lock."""
         self._closing = True
-        starting = self._starting_worker  # killed too: shutting down never waits for an import
+        starting = self._worker_starting  # killed too: shutting down never waits for an import
         for worker in list(self._busy) + list(self._idle) + ([starting] if starting is not None else []):
             kill_process_group(worker.pid)
 
@@ -273,7 +284,7 @@ class WorkerPool(Executor):
         """Stop taking calls; with ``wait``, let submitted calls finish first. Every
         worker is then killed."""
         with self._lock:
-            already = self._closing and not self._spawner.is_alive()
+            already = self._closing and not self._starter.is_alive()
         if already:
             return
         self._dispatch.shutdown(wait=wait, cancel_futures=cancel_futures)
@@ -281,9 +292,9 @@ class WorkerPool(Executor):
             self._closing = True
             self._lock.notify_all()
         self.terminate()
-        self._spawns.put(False)
+        self._start_requests.put(False)
         if wait:
-            self._spawner.join()
+            self._starter.join()
 
     def __exit__(self, kind, error, trace):
         if kind is not None:  # an interrupt or an error: nobody waits for the calls
@@ -297,13 +308,15 @@ class WorkerPool(Executor):
 
 
 class _PoolFuture(Future):
+    """A submitted call's future: canceling it once running asks its worker to be killed."""
+
     def __init__(self):
         super().__init__()
         self._stop = False
         self.started_at: float | None = None
         """``time.monotonic()`` when a worker took the call (a budget counts from there)."""
 
-    def mark_started(self, _worker_pid: int) -> None:
+    def mark_started(self, _worker_group: int) -> None:
         self.started_at = time.monotonic()
 
     def cancel(self) -> bool:
@@ -316,54 +329,11 @@ class _PoolFuture(Future):
         return self._stop
 
 
-# ---- the worker's side -------------------------------------------------------------------
-
-
-def worker_main(output_fd: int) -> None:
-    """Import the preloads, then run calls until the pool closes this worker's input."""
-    global _event_sink
-    end_with(os.getppid())
-    requests = FrameReader(0)
-    (preload, initializer, max_rss_bytes), = requests.read(None)
-    for module in preload:
-        importlib.import_module(module)
-    if initializer is not None:
-        function, args = initializer
-        function(*args)
-    write_frame(output_fd, ("ready",))
-    _event_sink = lambda event: write_frame(output_fd, ("event", event))  # noqa: E731
-    while True:
-        calls = requests.read(None)
-        if not calls:
-            return  # the pool closed our input
-        for fn, args, kwargs in calls:
-            retiring = _run_one(output_fd, fn, args, kwargs, max_rss_bytes)
-            if retiring:
-                return
-
-
-def _run_one(output_fd: int, fn, args, kwargs, max_rss_bytes) -> bool:
+def _resident_bytes(pid: int) -> int:
+    """The resident memory of process ``pid`` (0 where /proc cannot say)."""
     try:
-        value = fn(*args, **kwargs)
-    except BaseException as error:  # noqa: BLE001 - the caller decides what it means
-        retiring = _too_big(max_rss_bytes)
-        trace = traceback.format_exc()
-        try:
-            write_frame(output_fd, ("raised", error, trace, retiring))
-        except Exception:  # an exception pickle cannot carry: its words instead
-            write_frame(output_fd, ("raised", RuntimeError(f"{type(error).__name__}: {error}"), trace, retiring))
-        return retiring or isinstance(error, (KeyboardInterrupt, SystemExit))
-    retiring = _too_big(max_rss_bytes)
-    write_frame(output_fd, ("ok", value, retiring))
-    return retiring
-
-
-def _too_big(max_rss_bytes: int | None) -> bool:
-    if max_rss_bytes is None:
-        return False
-    try:
-        with open("/proc/self/statm") as statm:
+        with open(f"/proc/{pid}/statm") as statm:
             resident_pages = int(statm.read().split()[1])
-    except OSError:
-        return False
-    return resident_pages * os.sysconf("SC_PAGE_SIZE") > max_rss_bytes
+    except (OSError, IndexError, ValueError):
+        return 0
+    return resident_pages * os.sysconf("SC_PAGE_SIZE")
