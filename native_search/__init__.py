@@ -1,9 +1,10 @@
-"""Native searches: knight's tours, knight paths, N-Queens, greedy placement baselines,
-and step traces for a viewer."""
+"""Native searches: knight's tours, knight paths, N-Queens, exact domination by
+branch-and-bound, greedy placement baselines, and step traces for a viewer."""
 
 if __name__ != "chessdom.native_search":  # pragma: no cover - the folder is mapped into the chessdom namespace
     raise ImportError("import this package as chessdom.native_search")
 
+from chessdom.native_search.branch_and_bound import BRANCH_AND_BOUND_OBJECTIVES, branch_and_bound
 from chessdom.native_search.examples import seed_000_knight_vs_rook_and_king
 from chessdom.native_search.greedy import (
     bishops_on_central_file,
@@ -36,6 +37,8 @@ from chessdom.native_search.tour_arrays import verify_tour
 from chessdom.native_search.tours import MAX_LOOKAHEAD, TIE_BREAKS, TOUR_METHODS, knight_tour
 
 __all__ = [
+    "BRANCH_AND_BOUND_OBJECTIVES",
+    "branch_and_bound",
     "DEFAULT_TRACE_LIMIT",
     "PATH_STATUSES",
     "TOUR_STATUSES",

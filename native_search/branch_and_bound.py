@@ -1,0 +1,133 @@
+"""Exact domination by branch-and-bound: γ, i and γt of any piece on any board, proved by
+exhausting every set one piece smaller, and the count of the optimal placements with
+their symmetry classes — the native search the models are raced and checked against
+(:mod:`.domination_kernel` holds the compiled search and says how it branches and bounds).
+
+The answer is the models' :class:`~chessdom.chessboard.PlacementResult`; its placement and
+each class's representative pass :func:`~chessdom.chessboard.check_placement` before they
+are reported.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from chessdom.chessboard import (
+    Objective, PlacementProblem, PlacementResult, SolutionCount, SolverInfo, Status, attack_table, canonical_form,
+    check_placement, square_names,
+)
+from chessdom.native_search.domination_kernel import FOUND, NODES, STOPPED, dominating_set
+
+VERSION = "1"
+BRANCH_AND_BOUND_OBJECTIVES = (Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION, Objective.TOTAL_DOMINATION)
+"""What the search answers: the three domination variants (independence, a maximisation,
+is the models')."""
+MAX_LISTED = 1_000_000
+"""A count holds at most this many placements to sort into symmetry classes (about 8 bytes
+a square of each); past it the count of placements is still exact and its classes are
+those of the first ones listed, marked inexact."""
+
+
+class SearchStopped(Exception):
+    """The node limit ended the search before it proved anything more."""
+
+
+def branch_and_bound(problem: PlacementProblem, *, count: bool = False, representatives: bool = False,
+                     node_limit: int | None = None) -> PlacementResult:
+    """The optimum of ``problem``, proved, with a verified placement; with ``count``, how
+    many optimal placements there are, and in how many symmetry classes. ``node_limit``
+    (search nodes in all) ends the search early: the result is then ``unknown`` with the
+    lower bound proved so far."""
+    if problem.objective not in BRANCH_AND_BOUND_OBJECTIVES:
+        answered = ", ".join(objective.value for objective in BRANCH_AND_BOUND_OBJECTIVES)
+        raise ValueError(f"objective: branch-and-bound answers {answered}, not {problem.objective.value}")
+    started = time.perf_counter()
+    search = _Search(problem, node_limit or 0)
+    if not search.coverable():
+        return search.result(Status.INFEASIBLE, None, (), started,
+                             "some square is attacked from nowhere, so no placement totally dominates the board")
+    try:
+        value, placement = search.optimum()
+    except SearchStopped:
+        return search.result(Status.UNKNOWN, None, (), started, None)
+    proof = (f"branch-and-bound exhausted every placement of {value - 1} pieces" if value > 1
+             else "one piece is the fewest any placement has")
+    tally = search.count(value, representatives) if count else None
+    return search.result(Status.OPTIMAL, value, placement, started, proof, tally)
+
+
+class _Search:
+    """One problem's bit rows and the searches run on them."""
+
+    def __init__(self, problem: PlacementProblem, node_limit: int):
+        self.problem, self.node_limit, self.nodes, self.proved = problem, node_limit, 0, 1
+        board, squares = problem.board, problem.board.num_squares
+        attacks = attack_table(board, problem.piece).bitsets
+        total = problem.objective is Objective.TOTAL_DOMINATION
+        independent = problem.objective is Objective.INDEPENDENT_DOMINATION
+        covers = [a if total else a | 1 << s for s, a in enumerate(attacks)]
+        self.words = (squares + 63) // 64
+        self.covers = self._rows(covers)
+        self.excludes = self._rows([a | 1 << s if independent else 0 for s, a in enumerate(attacks)])
+        self.full = self._rows([(1 << squares) - 1])[0]
+        self.reach = 0
+        for row in covers:
+            self.reach |= row
+
+    def _rows(self, masks: list[int]) -> np.ndarray:
+        rows = np.zeros((len(masks), self.words), np.uint64)
+        for i, mask in enumerate(masks):
+            for w in range(self.words):
+                rows[i, w] = (mask >> (64 * w)) & 0xFFFF_FFFF_FFFF_FFFF
+        return rows
+
+    def coverable(self) -> bool:
+        return self.reach == (1 << self.problem.board.num_squares) - 1
+
+    def _run(self, k: int, list_rows: int = 0) -> tuple[bool, np.ndarray, np.ndarray]:
+        left = self.node_limit - self.nodes if self.node_limit else 0
+        if self.node_limit and left <= 0:
+            raise SearchStopped
+        exists, sets, stats = dominating_set(self.covers, self.excludes, self.full, k, list_rows=list_rows,
+                                             node_limit=left)
+        self.nodes += int(stats[NODES])
+        if stats[STOPPED]:
+            raise SearchStopped
+        return exists, sets, stats
+
+    def optimum(self) -> tuple[int, tuple[str, ...]]:
+        """The least number of pieces, each smaller number refuted in turn, and a placement."""
+        for k in range(1, self.problem.board.num_squares + 1):
+            exists, sets, _ = self._run(k)
+            if exists:
+                return k, self._checked(sets[0])
+            self.proved = k + 1
+        raise AssertionError("every square occupied dominates a coverable board")
+
+    def count(self, value: int, representatives: bool) -> SolutionCount:
+        """Every placement of ``value`` pieces, by symmetry class, each class's leader checked."""
+        _, sets, stats = self._run(value, list_rows=MAX_LISTED)
+        listed = min(int(stats[FOUND]), MAX_LISTED)
+        board = self.problem.board
+        leaders = sorted({canonical_form(board, [int(s) for s in row]) for row in sets[:listed]})
+        for leader in leaders:
+            self._checked(np.array(leader))
+        names = tuple(tuple(square_names(board, leader)) for leader in leaders) if representatives else None
+        return SolutionCount(int(stats[FOUND]), len(leaders), listed == int(stats[FOUND]), names)
+
+    def _checked(self, row: np.ndarray) -> tuple[str, ...]:
+        """The placement's names, after the independent checker has passed it."""
+        squares = sorted(int(s) for s in row if s >= 0)
+        board, objective = self.problem.board, self.problem.objective
+        if not objective.satisfied_by(check_placement(board, self.problem.piece, squares)):
+            raise AssertionError(f"the search returned {square_names(board, squares)}, which is no {objective.value}")
+        return tuple(square_names(board, squares))
+
+    def result(self, status: Status, value: int | None, placement: tuple[str, ...], started: float,
+               proof: str | None, tally: SolutionCount | None = None) -> PlacementResult:
+        lower = value if value is not None else (None if status is Status.INFEASIBLE else self.proved)
+        info = SolverInfo("branch-and-bound", VERSION, {"nodes": self.nodes, "bound": "degree"})
+        return PlacementResult(self.problem, status, value, lower, value, placement, bool(placement), proof, info,
+                               round(time.perf_counter() - started, 6), count=tally)

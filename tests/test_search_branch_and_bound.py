@@ -1,0 +1,65 @@
+"""The native branch-and-bound against the SAT path: the same optimum (or the same proof
+that none exists) for every piece and domination variant on every board up to 8×8, the
+same count and classes up to 6×6, every placement through the independent checker."""
+
+import pytest
+
+from chessdom import models
+from chessdom.chessboard import Board, Piece, PlacementProblem, Status, check_placement, parse_squares
+from chessdom.native_search import BRANCH_AND_BOUND_OBJECTIVES, branch_and_bound
+
+COUNTED_UP_TO = 6
+"""Counts are compared on boards up to this side: beyond it the SAT path's enumeration of
+rook sets (1.6 million on 7×7) is a benchmark's work, not a test's."""
+
+
+def checked(problem: PlacementProblem, names) -> None:
+    board = problem.board
+    assert problem.objective.satisfied_by(check_placement(board, problem.piece, parse_squares(board, names)))
+
+
+@pytest.mark.parametrize("piece", list(Piece), ids=lambda piece: piece.value)
+@pytest.mark.parametrize("objective", BRANCH_AND_BOUND_OBJECTIVES, ids=lambda objective: objective.value)
+def test_the_optimum_and_count_equal_the_sat_paths(piece, objective):
+    for n in range(1, 9):
+        problem = PlacementProblem(Board.square(n), piece, objective)
+        counted = n <= COUNTED_UP_TO
+        native = branch_and_bound(problem, count=counted, representatives=True)
+        sat = models.solve(problem, solver="sat", count=counted, representatives=True)
+        assert (native.status, native.value, native.lower_bound) == (sat.status, sat.value, sat.lower_bound), problem
+        if native.status is Status.INFEASIBLE:
+            assert native.placement == () and native.proof
+            continue
+        assert native.status is Status.OPTIMAL and native.verified and len(native.placement) == native.value
+        checked(problem, native.placement)
+        if counted:
+            assert (native.count.solutions, native.count.up_to_symmetry) == (sat.count.solutions,
+                                                                              sat.count.up_to_symmetry), problem
+            assert native.count.exact
+            assert set(native.count.representatives) == set(sat.count.representatives), problem
+            for names in native.count.representatives:
+                checked(problem, names)
+
+
+def test_rectangular_boards_agree_with_sat():
+    for rows, cols in [(1, 5), (2, 7), (3, 5), (4, 6), (5, 8)]:
+        for piece in Piece:
+            problem = PlacementProblem(Board(rows, cols), piece, BRANCH_AND_BOUND_OBJECTIVES[0])
+            native, sat = branch_and_bound(problem, count=True), models.solve(problem, solver="sat", count=True)
+            assert (native.value, native.count.solutions, native.count.up_to_symmetry) == (
+                sat.value, sat.count.solutions, sat.count.up_to_symmetry), problem
+
+
+def test_a_node_limit_stops_the_search_with_what_it_proved():
+    problem = PlacementProblem(Board.square(12), Piece.QUEEN, BRANCH_AND_BOUND_OBJECTIVES[0])
+    stopped = branch_and_bound(problem, node_limit=2_000)
+    assert stopped.status is Status.UNKNOWN and stopped.value is None and stopped.placement == ()
+    assert 1 <= stopped.lower_bound < 6 and stopped.proof is None
+    assert stopped.solver.params["nodes"] <= 2_000 + 1
+
+
+def test_independence_is_not_its_question():
+    from chessdom.chessboard import Objective
+
+    with pytest.raises(ValueError, match="objective"):
+        branch_and_bound(PlacementProblem(Board.square(4), Piece.QUEEN, Objective.INDEPENDENCE))
