@@ -1,16 +1,29 @@
-"""CP-SAT, SAT and SCIP (:mod:`.mip`) models of chessboard placement problems, the solve
-dispatcher, solution counting, cube-and-conquer (:mod:`.cubes`), the certificate maker
-(:mod:`.certificates`), N-Queens by CP-SAT, and the literature table (for comparison only)."""
+"""The models of chessboard placement problems, in rooms by idea:
+
+- :mod:`.encodings` — the CP-SAT, SAT and SCIP (MIP) encodings of one formulation, lex-leader
+  symmetry breaking, and N-Queens by CP-SAT;
+- :mod:`.dispatch` — the solve dispatcher: :func:`solve`, its auto rules chosen by
+  measurement, live bounds, opt-in theorems, and the literature table (for comparison only);
+- :mod:`.counting` — counting the optimal placements up to symmetry: symmetric regions, the
+  parts of a count and their orbit weights, the listers, the tally and its checkpoint;
+- :mod:`.cubes` — cube-and-conquer: SAT queries split into cubes run on any executor;
+- :mod:`.certificates` — the certificate maker: the contract's formula, the proofs logged by
+  the run that answers, the manifest, written into a directory it is given.
+
+This package's names are the public face; each room's modules import one another by their
+own names."""
 
 if __name__ != "chessdom.models":  # pragma: no cover - the folder is mapped into the chessdom namespace
     raise ImportError("import this package as chessdom.models")
 
 from chessdom.models.counting.count import count_placements
+from chessdom.models.dispatch.arguments import MAX_SIDE, SOLVERS
+from chessdom.models.dispatch.auto_rules import choose_backend
+from chessdom.models.dispatch.literature import literature_value
+from chessdom.models.dispatch.solve import PlacementCheckFailed, solve
 from chessdom.models.encodings.cpsat import CpSatParams, build_model
-from chessdom.models.literature import literature_value
 from chessdom.models.encodings.nqueens import NQUEENS_MAX_SIZE, NQUEENS_MODES, solve_nqueens
 from chessdom.models.encodings.sat import SatParams, build_cnf
-from chessdom.models.solve import MAX_SIDE, SOLVERS, PlacementCheckFailed, choose_backend, solve
 
 __all__ = [
     "MAX_SIDE",

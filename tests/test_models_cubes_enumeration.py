@@ -146,7 +146,7 @@ def test_a_solve_by_cubes_counts_by_cubes_on_its_own_workers(pool):
 
 
 def test_a_large_count_lists_its_parts_on_the_cube_workers_whatever_backend_solved(monkeypatch, pool):
-    solving = importlib.import_module("chessdom.models.solve")
+    solving = importlib.import_module("chessdom.models.dispatch.solve")
     monkeypatch.setattr(solving, "COUNT_ON_WORKERS_FROM", 8 * 8)
     used = []
 

@@ -5,7 +5,7 @@ import pytest
 
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, Status
 from chessdom.models import solve
-from chessdom.models.literature import literature_value
+from chessdom.models.dispatch.literature import literature_value
 
 KNOWN = [Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION, Objective.INDEPENDENCE]
 

@@ -117,7 +117,7 @@ def test_auto_uses_sat_for_slider_domination_and_cpsat_for_leapers():
 
 
 def test_a_placement_the_checker_rejects_is_a_bug(monkeypatch):
-    dispatcher = importlib.import_module("chessdom.models.solve")
+    dispatcher = importlib.import_module("chessdom.models.dispatch.solve")
 
     def broken(*args, **kwargs):
         return Outcome(placement=(0,), bound=1, proof="made up", solver_name="broken")

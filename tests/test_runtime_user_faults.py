@@ -26,7 +26,7 @@ from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, parse
 from chessdom.models import solve
 from chessdom.models.certificates import CertificateUnavailable
 from chessdom.models.encodings.backend_answer import Outcome
-from chessdom.models.solve import AUTO_RULES
+from chessdom.models.dispatch.auto_rules import AUTO_RULES
 from chessdom.native_search import nqueens_count
 from chessdom.scripts.live_server import ServerProcess
 
@@ -378,7 +378,7 @@ def test_concurrent_certified_solves_keep_all_certificates_within_the_bound(make
 
 
 def test_a_bound_proved_before_the_time_limit_stopped_the_backend_is_in_the_answer(monkeypatch):
-    dispatcher = importlib.import_module("chessdom.models.solve")
+    dispatcher = importlib.import_module("chessdom.models.dispatch.solve")
     board = Board.square(8)
     five = parse_squares(board, solve(queens(8)).placement)
     words = "sat: no placement of 3 exists (cadical195, itotalizer)"

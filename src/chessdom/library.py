@@ -114,18 +114,17 @@ def solve_placement(
     on_progress: Callable[[dict], None] | None = None,
     state_dir: str | os.PathLike | None = None,
 ) -> PlacementResult:
-    """The fewest pieces that dominate a board (or the most that do not attack each
-    other), with a placement, a proof of the bound and the published value beside it.
+    """The fewest pieces that dominate a board (or the most that do not attack each other), with a
+    placement, a proof of the bound and the published value beside it: plain strings and numbers
+    parsed here (:func:`placement_problem`), the rest checked by :func:`chessdom.models.solve`.
 
     Parameters
     ----------
     piece : ``queen``, ``rook``, ``bishop``, ``knight`` or ``king`` (any case).
     size : ``8`` or ``"8"`` for the 8×8 board; ``(6, 9)`` or ``"6x9"`` for 6 ranks × 9 files.
     variant : ``plain`` (domination γ), ``independent`` (independent domination i),
-        ``total`` (total domination γt) or ``independence`` (the most non-attacking
-        pieces, β).
-    solver : ``auto`` (the backend measured strongest for the problem), ``cpsat``, ``sat`` or
-        ``mip`` (SCIP's branch-and-cut).
+        ``total`` (total domination γt) or ``independence`` (the most non-attacking pieces, β).
+    solver : ``auto`` (the backend measured strongest for the problem), ``cpsat``, ``sat`` or ``mip`` (SCIP).
     time_limit : seconds for the whole call, at most :data:`MAX_TIME_LIMIT`; ``None`` for none.
     count : also count the optimal placements, and up to the board's symmetries.
     seed : CP-SAT's random seed, 0…:data:`MAX_SEED`.
@@ -133,13 +132,11 @@ def solve_placement(
     representatives : with ``count``, also one placement per symmetry class.
     executor : a :class:`concurrent.futures.Executor` (a process pool, or a Dask client's
         ``get_executor()``) on which the SAT queries run as cube-and-conquer.
-    on_progress : called with the bounds proved and the best verified placement each time
-        one improves (a dict: ``lower_bound``, ``upper_bound``, ``value``, ``placement``,
-        ``proof``, and the cubes or count parts done where they run).
+    on_progress : called with the bounds proved and the best verified placement each time one improves (a
+        dict: ``lower_bound``, ``upper_bound``, ``value``, ``placement``, ``proof``, cubes or count parts done).
     state_dir : with ``count``, a directory (made if missing) where the count records each
-        part it finishes: run again with the same directory, a count that was stopped
-        goes on without listing them again, and a finished one answers at once. A
-        directory that records another count is refused.
+        part it finishes: run again with it, a stopped count goes on without listing them
+        again and a finished one answers at once. One recording another count is refused.
 
     Returns
     -------
@@ -148,10 +145,9 @@ def solve_placement(
 
     Raises
     ------
-    ValueError naming the argument at fault: an unknown piece, variant or solver, a
-    malformed size or a side outside 1…``models.MAX_SIDE``, a time limit outside
-    (0, :data:`MAX_TIME_LIMIT`], a seed outside 0…:data:`MAX_SEED`, a ``state_dir``
-    without ``count`` or recording another count.
+    ValueError naming the argument at fault: an unknown piece, variant or solver, a malformed size or a
+    side outside 1…``models.MAX_SIDE``, a time limit outside (0, :data:`MAX_TIME_LIMIT`], a seed outside
+    0…:data:`MAX_SEED`, a ``state_dir`` without ``count`` or recording another count.
 
     Example
     -------
@@ -159,19 +155,18 @@ def solve_placement(
     >>> result.value, result.optimal
     (5, True)
     """
-    pieces = tuple(p.value for p in Piece)
-    chosen = Piece(_choice("piece", str(piece).strip().lower(), pieces))
-    objective = PLACEMENT_VARIANTS[_choice("variant", variant, tuple(PLACEMENT_VARIANTS))]
-    _choice("solver", solver, models.SOLVERS)
-    board = parse_board(size, max_side=models.MAX_SIDE, limited_by="the models")
-    time_limit = check_time_limit(time_limit)
-    seed = check_seed(seed)
-    problem = PlacementProblem(board, chosen, objective)
-    if state_dir is not None and not count:
-        raise ValueError("state_dir: keeps a count's parts, and needs count=True")
-    return models.solve(problem, solver=solver, time_limit=time_limit, count=count, seed=seed, use_theorems=use_theorems,
-                        representatives=representatives, executor=executor, on_progress=on_progress,
+    return models.solve(placement_problem(piece, size, variant), solver=solver, time_limit=check_time_limit(time_limit),
+                        count=count, seed=check_seed(seed), use_theorems=use_theorems, representatives=representatives,
+                        executor=executor, on_progress=on_progress,
                         state_dir=None if state_dir is None else Path(state_dir))
+
+
+def placement_problem(piece: str | Piece, size: BoardSize, variant: str = "plain") -> PlacementProblem:
+    """The problem :func:`solve_placement` names by plain strings and numbers; raises
+    ValueError naming the argument at fault."""
+    chosen = Piece(_choice("piece", str(piece).strip().lower(), tuple(p.value for p in Piece)))
+    objective = PLACEMENT_VARIANTS[_choice("variant", variant, tuple(PLACEMENT_VARIANTS))]
+    return PlacementProblem(parse_board(size, max_side=models.MAX_SIDE, limited_by="the models"), chosen, objective)
 
 
 def solve_nqueens(

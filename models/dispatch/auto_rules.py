@@ -1,0 +1,88 @@
+"""How ``solver="auto"`` picks a backend — ``sat``, ``cpsat``, ``mip`` or ``cubes`` — for a
+problem, by piece, objective and size: rules chosen by measurement, each naming the
+figures that chose it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chessdom.chessboard import Objective, Piece, PlacementProblem
+
+MEASURED_IN = "docs/benchmarks/changelog.md, on 2 cores"
+"""Where the measurements of :data:`AUTO_RULES` come from."""
+
+
+@dataclass(frozen=True)
+class AutoRule:
+    """``backend`` for problems of ``pieces`` and ``objectives`` with at least
+    ``from_squares`` squares (an n×n board has n² of them); ``name`` names the rule, and
+    ``measured`` is the measurement that chose it."""
+
+    name: str
+    backend: str
+    measured: str
+    pieces: tuple[Piece, ...] = tuple(Piece)
+    objectives: tuple[Objective, ...] = tuple(Objective)
+    from_squares: int = 0
+
+    def applies(self, problem: PlacementProblem) -> bool:
+        return (problem.piece in self.pieces and problem.objective in self.objectives
+                and problem.board.num_squares >= self.from_squares)
+
+    def reason(self) -> dict:
+        """What an answer's ``solver.params.auto`` says: the rule, the figures that chose
+        it and where they were measured."""
+        return {"rule": self.name, "measured": self.measured, "source": MEASURED_IN}
+
+
+SLIDERS = tuple(piece for piece in Piece if piece.is_slider)
+SLIDER_DOMINATION = (Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION)
+KNIGHT_DOMINATION = (Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION, Objective.TOTAL_DOMINATION)
+AUTO_RULES = (
+    AutoRule(
+        "cubes-for-queen-domination", "cubes",
+        "queen domination from 14×14: cube-and-conquer on one worker proves γ(Q_14) = 8 in 104 s of CPU "
+        "where one SAT process takes 265 s (and below 14×14 SAT wins: γ(Q_13) 8.7 s against 24.5 s)",
+        pieces=(Piece.QUEEN,), objectives=(Objective.DOMINATION,), from_squares=14 * 14,
+    ),
+    AutoRule(
+        "cubes-for-independent-queen-domination", "cubes",
+        "independent queen domination from 12×12: cube-and-conquer on one worker proves i(Q_12) = 7 in 11.1 s "
+        "of CPU and i(Q_13) = 7 in 13.9 s, where one SAT process takes 18.3 s and 19.1 s",
+        pieces=(Piece.QUEEN,), objectives=(Objective.INDEPENDENT_DOMINATION,), from_squares=12 * 12,
+    ),
+    AutoRule(
+        "sat-for-slider-domination", "sat",
+        "slider domination: SAT with line variables proves γ(Q_13) = 7 in 9 s and i(Q_11) = 5 in 0.7 s, "
+        "where CP-SAT needs minutes",
+        pieces=SLIDERS, objectives=SLIDER_DOMINATION,
+    ),
+    AutoRule(
+        "mip-for-knight-domination", "mip",
+        "knight domination from 14×14: through a default job SCIP's branch-and-cut on one core proves "
+        "γ(N_15) = 36 in 15 s, γ(N_16) = 40 in 35 s and γ(N_17) = 46 in 103 s, where CP-SAT on two workers takes "
+        "34 s, 92 s and more than 900 s (i and γt of knights alike; at 13×13 CP-SAT is ahead: 1.9 s against 2.9 s)",
+        pieces=(Piece.KNIGHT,), objectives=KNIGHT_DOMINATION, from_squares=14 * 14,
+    ),
+    AutoRule(
+        "cpsat-for-leapers", "cpsat",
+        "leaper domination and independence: CP-SAT's LP bound proves γ(N_12) = 24 in 1.2 s "
+        "(reduced_costs and max_lp_sym subsolvers), where SAT cubes need more than a minute for γ(N_13)",
+    ),
+)
+"""The rules in order: the first that applies picks (:func:`auto_rule`), and the last
+applies to every problem."""
+
+
+def auto_rule(problem: PlacementProblem) -> AutoRule:
+    """The rule by which ``auto`` picks a backend for ``problem``: the first of
+    :data:`AUTO_RULES` that applies."""
+    for rule in AUTO_RULES:
+        if rule.applies(problem):
+            return rule
+    raise AssertionError("the last rule applies to every problem")
+
+
+def choose_backend(problem: PlacementProblem) -> str:
+    """The backend ``auto`` picks for ``problem`` (see :func:`auto_rule`)."""
+    return auto_rule(problem).backend

@@ -1,0 +1,255 @@
+"""The dispatcher: one call from a placement problem to a checked, proved answer — the
+backend chosen (:mod:`.auto_rules`), its bounds watched as they improve
+(:mod:`.live_bounds`), a cited theorem's bound where asked for (:mod:`.theorems`), every
+placement and bound checked, the published value set beside it (:mod:`.literature`), and
+the optimal placements counted where asked for (:mod:`chessdom.models.counting`)."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor
+from contextlib import AbstractContextManager
+from dataclasses import replace
+from pathlib import Path
+
+from chessdom.chessboard import (
+    PlacementProblem, PlacementResult, SolutionCount, SolverInfo, Status, check_placement, square_names,
+)
+from chessdom.models.counting.count import count_placements
+from chessdom.models.cubes import count_by_cubes, local_pool, solve_by_cubes
+from chessdom.models.dispatch.arguments import check_solve_arguments
+from chessdom.models.dispatch.auto_rules import auto_rule
+from chessdom.models.dispatch.literature import literature_value
+from chessdom.models.dispatch.live_bounds import LiveBounds
+from chessdom.models.dispatch.theorems import TheoremBound, theorem_bound
+from chessdom.models.encodings.backend_answer import Outcome
+from chessdom.models.encodings.cpsat import CpSatParams, solve_cpsat
+from chessdom.models.encodings.mip import MipParams, solve_mip
+from chessdom.models.encodings.sat import SatParams, solve_sat
+
+COUNT_ON_WORKERS_FROM = 13 * 13
+"""From this many squares a count lists its parts on the cube workers, whatever backend
+solved: measured on one core, γ(Q_13)'s 63 parts take 100 s, γ(Q_12)'s 16 take 7.3 s
+(less than starting the workers is worth)."""
+
+
+class PlacementCheckFailed(RuntimeError):
+    """A backend returned a placement the independent checker rejects: always a bug."""
+
+
+def solve(
+    problem: PlacementProblem, *, solver: str = "auto", time_limit: float | None = None, count: bool = False,
+    seed: int = 0, use_theorems: bool = False, representatives: bool = False,
+    on_progress: Callable[[dict], None] | None = None, executor: Executor | None = None,
+    cube_budget: float | None = None, cube_workers: Callable[[], AbstractContextManager[Executor]] | None = None,
+    state_dir: Path | None = None, **backend_options,
+) -> PlacementResult:
+    """Solve ``problem`` to proven optimality, or as far as ``time_limit`` allows.
+
+    Parameters
+    ----------
+    solver: ``"cpsat"``, ``"sat"``, ``"mip"`` (SCIP) or ``"auto"``
+        (:func:`~chessdom.models.dispatch.auto_rules.auto_rule`: by piece, objective and size).
+    time_limit: seconds for the whole call, counting included; ``None`` for no limit.
+    count: also count the optimal placements, and up to the board's symmetries
+        (:func:`~chessdom.models.counting.count.count_placements`), its parts listed on the cube
+        workers where the solve used them or from :data:`COUNT_ON_WORKERS_FROM` squares.
+    seed: CP-SAT's random seed. With ``num_workers=1`` a run repeats exactly; with the
+        default two workers, which race, the value and the proof repeat but the placement
+        may differ (measured: γ(Q_11) gave two placements in two runs with seed 3).
+    use_theorems: allow a cited theorem (:mod:`chessdom.models.dispatch.theorems`) to bound the optimum.
+    representatives: with ``count``, also one placement per symmetry class (its lex-leader).
+    on_progress: called with a snapshot (:class:`~chessdom.models.dispatch.live_bounds.LiveBounds`)
+        each time the best verified placement or the best proven bound improves.
+    executor: run the SAT queries as cube-and-conquer (:mod:`chessdom.models.cubes`) on this
+        :class:`concurrent.futures.Executor` (a process pool, or a Dask client's), whatever
+        ``auto`` would pick; ``cube_budget``: seconds after which a cube is split further.
+    cube_workers: where cubes run when ``auto`` picks them and no ``executor`` is given: a
+        callable returning a context manager that yields an executor (default: a warm worker per core).
+    state_dir: with ``count``, where the count records each part it finishes: run again with it, a
+        stopped count lists only the parts left, a finished one answers at once (:mod:`chessdom.models.counting.state`).
+    backend_options: fields of :class:`CpSatParams`, :class:`SatParams` or :class:`MipParams`.
+
+    Raises
+    ------
+    ValueError: an argument :func:`~chessdom.models.dispatch.arguments.check_solve_arguments`
+        refuses, or an unknown backend option.
+    PlacementCheckFailed: a backend's placement failed the independent checker.
+    chessdom.models.counting.state.StateMismatch: ``state_dir`` records another count.
+    """
+    check_solve_arguments(problem, solver=solver, time_limit=time_limit, count=count, state_dir=state_dir)
+    started = time.perf_counter()
+    theorem = theorem_bound(problem) if use_theorems else None
+    backend, auto = _backend(problem, solver, executor, theorem)
+    # Watched even when nobody asked for progress: a backend stopped by its time limit may
+    # end on less than it proved on the way (the cubes, on their warm start's bounds).
+    live = LiveBounds(problem, on_progress)
+    with _CubeWorkers(executor, cube_workers) as workers:
+        outcome = _optimise(problem, backend, _left(time_limit, started), seed, theorem, live,
+                            workers.executor() if backend == "cubes" else None, cube_budget, backend_options)
+        outcome = _checked(problem, outcome, live.proved(), theorem, auto)
+        result = _result(problem, outcome, backend, seed, time.perf_counter() - started)
+        if count and result.optimal:
+            counted = _count(problem, result, backend, workers, live, _left(time_limit, started),
+                             representatives=representatives, watched=on_progress is not None, state_dir=state_dir)
+            result = replace(result, count=counted)
+    return replace(result, wall_time=time.perf_counter() - started)
+
+
+def _left(time_limit: float | None, started: float) -> float | None:
+    """What is left of ``time_limit`` (at least 10 ms), or None for no limit."""
+    return None if time_limit is None else max(time_limit - (time.perf_counter() - started), 0.01)
+
+
+class _CubeWorkers:
+    """Where cubes run: the executor given, or else one ``opener`` opens (default: one
+    warm worker process per core) when first asked for, and closes when this closes."""
+
+    def __init__(self, given: Executor | None, opener: Callable[[], AbstractContextManager[Executor]] | None):
+        self.given, self.opener = given, opener or local_pool
+        self.stack = contextlib.ExitStack()
+
+    def __enter__(self) -> _CubeWorkers:
+        return self
+
+    def __exit__(self, *raised) -> bool | None:
+        return self.stack.__exit__(*raised)
+
+    def executor(self) -> Executor:
+        if self.given is None:
+            self.given = self.stack.enter_context(self.opener())
+        return self.given
+
+
+def _count(problem: PlacementProblem, result: PlacementResult, backend: str, workers: _CubeWorkers,
+           live: LiveBounds, time_limit: float | None, *, representatives: bool, watched: bool,
+           state_dir: Path | None) -> SolutionCount:
+    """The count of ``result``'s optimal placements: on the cube workers where the solve ran
+    as cubes or the board is large (:data:`COUNT_ON_WORKERS_FROM`), here otherwise; its
+    parts listed are ``live`` events when the solve is ``watched``."""
+    live(("bound", result.value, result.proof))  # the count may outlast the solve many times: show its proof
+    if backend == "cubes" or problem.board.num_squares >= COUNT_ON_WORKERS_FROM:
+        on_parts = (lambda done, total: live(("count parts", done, total))) if watched else None
+        return count_by_cubes(problem, result.value, workers.executor(), time_limit=time_limit,
+                              representatives=representatives, on_progress=on_parts, state_dir=state_dir)
+    return count_placements(problem, result.value, time_limit=time_limit, representatives=representatives,
+                            state_dir=state_dir)
+
+
+def _checked(problem: PlacementProblem, outcome: Outcome, proved: tuple[int, str] | None,
+             theorem: TheoremBound | None, auto: dict | None) -> Outcome:
+    """``outcome`` with the best bound proved on the way and the theorem's bound, checked
+    (:func:`_verify`), and with why ``auto`` chose its backend."""
+    outcome = _with_proved_bound(problem, outcome, proved)
+    if theorem is not None:
+        outcome = _with_theorem(problem, outcome, theorem.value, theorem.citation)
+    _verify(problem, outcome)
+    return outcome if auto is None else replace(outcome, params={**outcome.params, "auto": auto})
+
+
+def _backend(problem: PlacementProblem, solver: str, executor: Executor | None, theorem) -> tuple[str, dict | None]:
+    """The backend and, when ``auto`` chose it, why (:meth:`AutoRule.reason`)."""
+    if executor is not None:
+        if solver in ("cpsat", "mip") or theorem is not None:
+            raise ValueError("cube-and-conquer runs SAT cubes without theorems: use solver 'sat' or 'auto'")
+        return "cubes", None
+    if solver != "auto":
+        return solver, None
+    rule = auto_rule(problem)
+    if rule.backend == "cubes" and theorem is not None:
+        return "sat", {**rule.reason(), "override": "a cited theorem bounds the optimum, and cubes take no theorem: "
+                                                    "SAT runs instead, starting from the theorem's bound"}
+    return rule.backend, rule.reason()
+
+
+def _optimise(problem, backend, time_limit, seed, theorem, on_event, executor, cube_budget, backend_options) -> Outcome:
+    known_bound = theorem.value if theorem else None
+    if backend == "cubes":
+        return solve_by_cubes(
+            problem, executor, time_limit=time_limit, cube_budget=cube_budget, on_event=on_event, **backend_options
+        )
+    if backend == "cpsat":
+        return solve_cpsat(
+            problem, time_limit=time_limit, seed=seed, params=CpSatParams(**backend_options), known_bound=known_bound,
+            on_event=on_event,
+        )
+    if backend == "mip":
+        return solve_mip(
+            problem, time_limit=time_limit, seed=seed, params=MipParams(**backend_options), known_bound=known_bound,
+            on_event=on_event,
+        )
+    return solve_sat(
+        problem, time_limit=time_limit, params=SatParams(**backend_options), known_bound=known_bound, on_event=on_event,
+    )
+
+
+def _with_proved_bound(problem: PlacementProblem, outcome: Outcome, proved: tuple[int, str] | None) -> Outcome:
+    """``outcome`` with the best bound proved on the way (``proved``: the bound and its
+    proof) where that is tighter than the bound the backend ended with."""
+    if proved is None or outcome.infeasible:
+        return outcome
+    bound, proof = proved
+    if outcome.bound is None or (bound < outcome.bound if problem.objective.maximize else bound > outcome.bound):
+        return replace(outcome, bound=bound, proof=proof)
+    return outcome
+
+
+def _with_theorem(problem: PlacementProblem, outcome: Outcome, bound: int, citation: str) -> Outcome:
+    """The backend searched under the theorem's bound, so every bound it proved rests on it."""
+    if outcome.infeasible:
+        raise PlacementCheckFailed(f"{problem}: no placement within {citation}; the theorem or the model is wrong")
+    maximize = problem.objective.maximize
+    if outcome.bound is None or (outcome.bound >= bound if maximize else outcome.bound <= bound):
+        return replace(outcome, bound=bound, proof=citation)
+    return replace(outcome, proof=f"{outcome.proof}, given {citation}")
+
+
+def _verify(problem: PlacementProblem, outcome: Outcome) -> None:
+    if outcome.placement is None:
+        return
+    check = check_placement(problem.board, problem.piece, outcome.placement)
+    if not problem.objective.satisfied_by(check):
+        raise PlacementCheckFailed(
+            f"{outcome.solver_name} returned {square_names(problem.board, outcome.placement)} for {problem}, "
+            f"which the checker rejects"
+        )
+    bound, value = outcome.bound, outcome.value
+    if bound is not None and (bound > value if not problem.objective.maximize else bound < value):
+        raise PlacementCheckFailed(
+            f"{outcome.solver_name} proved a bound of {bound} beyond its own value {value} for {problem}"
+        )
+
+
+def _result(problem: PlacementProblem, outcome: Outcome, backend: str, seed: int, wall_time: float) -> PlacementResult:
+    params = dict(outcome.params, backend=backend)
+    if backend in ("cpsat", "mip"):
+        params["seed"] = seed
+    info = SolverInfo(outcome.solver_name, outcome.solver_version, params)
+    if outcome.infeasible:
+        status = Status.INFEASIBLE
+    elif outcome.placement is None:
+        status = Status.UNKNOWN
+    elif outcome.proved_optimal:
+        status = Status.OPTIMAL
+    else:
+        status = Status.FEASIBLE
+    value = outcome.value
+    if problem.objective.maximize:
+        lower_bound, upper_bound = value, outcome.bound
+    else:
+        lower_bound, upper_bound = outcome.bound, value
+    return PlacementResult(
+        problem=problem,
+        status=status,
+        value=value,
+        lower_bound=lower_bound,
+        upper_bound=upper_bound,
+        placement=tuple(square_names(problem.board, outcome.placement or ())),
+        verified=outcome.placement is not None,
+        proof=outcome.proof,
+        solver=info,
+        wall_time=wall_time,
+        literature=literature_value(problem, value if status is Status.OPTIMAL else None),
+    )
