@@ -29,18 +29,13 @@ import argparse
 import os
 import sys
 
-from chessdom.scripts.search_benches import (
-    SEED_003_STARTS,
-    bench_jit,
-    bench_large_tours,
-    bench_nqueens,
-    bench_pool,
-    bench_seed_003,
-    bench_squirrel_cull,
-)
-from chessdom.scripts.tour_baseline import compare_with
 from tabulate import tabulate
 from tqdm import tqdm
+
+from chessdom.scripts.search_benches import (
+    SEED_003_STARTS, bench_jit, bench_large_tours, bench_nqueens, bench_pool, bench_seed_003, bench_squirrel_cull,
+)
+from chessdom.scripts.tour_baseline import compare_with
 
 
 def main(argv: list[str] | None = None) -> None:

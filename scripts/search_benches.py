@@ -15,10 +15,11 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 
+from tqdm import tqdm
+
 from chessdom.chessboard import Board, square_name
 from chessdom.native_search import knight_neighbours, knight_tour, nqueens_classes, squirrel_cull_walk, verify_tour
 from chessdom.native_search.tour_search import depth_first_tour
-from tqdm import tqdm
 
 # Seed 003 gives starts as (x, y) with y counted from the top; (0, size-1) is a1. Its
 # reported DFS outcomes (nodes, with a 1,500,000 node limit) are shown for comparison.

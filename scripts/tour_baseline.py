@@ -17,11 +17,12 @@ import time
 from pathlib import Path
 from types import ModuleType
 
+from tabulate import tabulate
+from tqdm import tqdm
+
 from chessdom.chessboard import Board, square_name
 from chessdom.native_search import knight_tour
 from chessdom.scripts.search_benches import seed_003_start_names
-from tabulate import tabulate
-from tqdm import tqdm
 
 
 def _calls(rows: int, cols: int, starts: list[str] | None = None, **options) -> list[tuple]:
