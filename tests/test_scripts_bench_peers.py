@@ -6,10 +6,10 @@ import time
 
 import pytest
 
-from chessdom.scripts.bench_peers import (
-    Measure, Row, adjacency_lists, agreement, main, measure_unidom, parse_all, parse_best, parse_rows, run_capped,
-    table,
-)
+from chessdom.scripts.bench_peers import agreement, main, table
+from chessdom.scripts.capped_runs import run_capped
+from chessdom.scripts.peer_rows import Measure, Row, parse_rows
+from chessdom.scripts.unidom_runs import adjacency_lists, measure_unidom, parse_all, parse_best
 
 
 def test_rows_name_ranges_counts_and_pieces_in_order():
