@@ -2,7 +2,7 @@
 error field names all derive from :data:`KINDS`: adding a kind is one :class:`Kind`.
 
 A request becomes the runtime's :class:`~chessdom.api.runtime.calls.Call` once, at the
-edge (the route, or the job runner reading the queue, through :func:`job_call`). Square
+edge: the route runs it, or queues it with the job. Square
 names are checked against the board there, so a bad one is a 422 naming its field before
 any work is queued. The runtime knows nothing of this registry: it is handed calls."""
 
@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Annotated, Literal, Union
 
 from pydantic import ConfigDict, Field, RootModel, create_model
 
-from chessdom.chessboard import PLACEMENT_VARIANTS, Piece, PlacementProblem
+from chessdom.chessboard import PLACEMENT_VARIANTS, NQueensResult, Piece, PlacementProblem, PlacementResult
+from chessdom.native_search import PathResult, TourResult
 
 from chessdom.api import requests, responses
 from chessdom.api.requests import StrictModel
@@ -111,21 +112,21 @@ def verify_call(request: requests.VerifyRequest) -> Call:
 # ---- the declarations ---------------------------------------------------------------------
 
 
-def _placement_run(arguments: dict, result: dict):
-    return result["solver"]["name"], result["status"], result["value"]
+def _placement_run(arguments: dict, result: PlacementResult):
+    return result.solver.name, result.status.value, result.value
 
 
-def _nqueens_run(arguments: dict, result: dict):
+def _nqueens_run(arguments: dict, result: NQueensResult):
     counted = arguments["mode"] == "count"
-    return result["method"], "counted" if counted else "found", result.get("count")
+    return result.method, "counted" if counted else "found", result.count
 
 
-def _tour_run(arguments: dict, result: dict):
-    return result["method"], result["status"], len(result["path"] or ())
+def _tour_run(arguments: dict, result: TourResult):
+    return result.method, result.status, len(result.squares) if result.squares is not None else 0
 
 
-def _path_run(arguments: dict, result: dict):
-    return arguments["method"], result["status"], result.get("length")
+def _path_run(arguments: dict, result: PathResult):
+    return arguments["method"], result.status, result.length
 
 
 KINDS: dict[str, Kind] = {
@@ -161,14 +162,11 @@ KINDS: dict[str, Kind] = {
 }
 
 
-def job_call(kind_name: str, params: dict, *, scheduler: str | None = None) -> Call:
-    """The call of a stored job: its parameters validated as the endpoint validates them.
-    With a Dask ``scheduler``, placement jobs run their SAT queries as cubes there."""
+def job_call(kind_name: str, params: dict) -> Call:
+    """The call of a job queued with its parameters alone (by a server that did not keep
+    calls with their jobs): its parameters validated as the endpoint validates them."""
     kind = KINDS[kind_name]
-    call = kind.to_call(kind.job_request.model_validate(params))
-    if scheduler is not None and call.task is tasks.placement:
-        call = replace(call, arguments={**call.arguments, "scheduler": scheduler})
-    return call
+    return kind.to_call(kind.job_request.model_validate(params))
 
 
 def _job_request(kind: Kind) -> type[StrictModel]:

@@ -1,6 +1,7 @@
 """Jobs are stored before they run, survive a restart, and the queue is bounded."""
 
 from chessdom.api import create_app
+from stored_answers import queens_counted
 
 
 def submit(client, **params):
@@ -72,5 +73,5 @@ def test_a_claim_whose_lease_lapsed_can_neither_renew_nor_finish_the_job(tmp_pat
     fresh = store.claim_job()
     assert fresh["id"] == job_id and fresh["attempt"] == stale["attempt"] + 1
     assert not store.heartbeat(job_id, stale["attempt"]) and not store.finish_job(job_id, stale["attempt"], "failed")
-    assert store.finish_job(job_id, fresh["attempt"], "succeeded", result={"count": 92})
+    assert store.finish_job(job_id, fresh["attempt"], "succeeded", result=queens_counted())
     assert store.job(job_id)["status"] == "succeeded"

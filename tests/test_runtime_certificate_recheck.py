@@ -181,3 +181,24 @@ def test_a_lock_file_a_killed_recheck_left_is_swept(tmp_path):
     (store.root / f".{'0' * 32}{certificate_store.CHECKING}").touch()
     store.sweep_partials()
     assert list(store.root.iterdir()) == []
+
+
+def test_a_finished_job_says_its_certificate_was_withdrawn_once_it_is(make_app):
+    client = make_app().test_client()
+    job_id = client.post("/jobs", json={"kind": "domination", "params": {
+        "size": 4, "piece": "queen", "certify": True, "time_limit": 30}}).get_json()["id"]
+    deadline = time.monotonic() + 120
+    while (job := client.get(f"/jobs/{job_id}").get_json())["status"] in ("queued", "running"):
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    certificate = job["result"]["certificate"]
+    assert certificate["checked"] is True
+    directory = directory_of(client, certificate)
+    forge(directory)
+    as_an_old_store_kept_it(directory)
+    assert client.get(certificate["manifest"]).status_code == 410
+    withdrawn = client.get(f"/jobs/{job_id}").get_json()["result"]["certificate"]
+    assert withdrawn["checked"] is False and withdrawn["checker"]["verdict"] == "WITHDRAWN"
+    assert withdrawn["checker"]["previous_checker"]["checked"] is True
+    assert {key: value for key, value in withdrawn.items() if key not in ("checked", "checker")} == {
+        key: value for key, value in certificate.items() if key not in ("checked", "checker")}

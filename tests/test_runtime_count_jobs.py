@@ -45,7 +45,7 @@ def test_a_count_job_killed_with_its_server_resumes_its_parts_and_its_folder_goe
     assert store.requeue_running() == 1
     job, call = claimed_call(store)
     answer = call.task(**call.arguments)
-    assert (answer["count"]["solutions"], answer["count"]["up_to_symmetry"]) == (800, 100)
+    assert (answer.result.count.solutions, answer.result.count.up_to_symmetry) == (800, 100)
     after = finished_parts(state)
     assert after[:len(before)] == before and len(after) == len(set(after))
 

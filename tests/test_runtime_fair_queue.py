@@ -31,7 +31,7 @@ def test_jobs_are_claimed_in_turn_across_owners_not_oldest_first(tmp_path):
     for _ in range(6):
         claim = store.claim_job()
         order.append(claim["id"])
-        store.finish_job(claim["id"], claim["attempt"], "succeeded", result={})
+        store.finish_job(claim["id"], claim["attempt"], "succeeded")
     assert order == [alice[0], bob[0], alice[1], bob[1], alice[2], alice[3]]
 
 

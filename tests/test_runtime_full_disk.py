@@ -79,7 +79,7 @@ def test_a_jobs_result_waits_in_memory_until_the_disk_has_room(make_app, tmp_pat
         store.freed.set()
         while store.job(job_id)["status"] == "running" and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert store.job(job_id)["result"]["count"] == 92
+        assert store.job(job_id)["result"].result.count == 92
     finally:
         runner.stop()
         runner.join(5)

@@ -12,6 +12,7 @@ import requests
 
 from chessdom.api.runtime.store import Store
 from chessdom.scripts.live_server import ServerProcess, free_port
+from stored_answers import queens_counted
 
 
 def runner_and_run():
@@ -46,7 +47,7 @@ def test_a_job_whose_solver_ended_is_not_requeued_while_its_runner_records_the_r
     store.set_solver_group(job_id, claim["attempt"], solver.pid)
     assert store.requeue_running() == 0
     run = Run("nqueens", {"size": 8}, "backtracking", "found", None, 0.01)
-    assert store.finish_job(job_id, claim["attempt"], "succeeded", result={"count": 92}, run=run)
+    assert store.finish_job(job_id, claim["attempt"], "succeeded", result=queens_counted(), run=run)
     assert store.job(job_id)["status"] == "succeeded" and len(store.runs(None, 10)[0]) == 1
     runner.release()
 
@@ -59,8 +60,8 @@ def test_a_claim_taken_over_records_neither_its_result_nor_its_run(tmp_path):
     store.requeue_running()
     fresh = store.claim_job()
     run = Run("nqueens", {"size": 8}, "backtracking", "found", None, 0.01)
-    assert not store.finish_job(job_id, stale["attempt"], "succeeded", result={"count": 92}, run=run)
-    assert store.finish_job(job_id, fresh["attempt"], "succeeded", result={"count": 92}, run=run)
+    assert not store.finish_job(job_id, stale["attempt"], "succeeded", result=queens_counted(), run=run)
+    assert store.finish_job(job_id, fresh["attempt"], "succeeded", result=queens_counted(), run=run)
     assert len(store.runs(None, 10)[0]) == 1
 
 

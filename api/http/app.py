@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from functools import partial
 from importlib.metadata import version
 
 from flask import request
@@ -67,7 +66,19 @@ def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.json.sort_keys = False
     register_error_handlers(app)
+    app.extensions["chessdom"] = _start_service(settings)
+    register_access(app, settings)
+    app.before_request(_require_json_object)
+    app.register_api(api)
+    app.register_api(certificates)
+    app.register_blueprint(lab)
+    register_docs(app)
+    return app
 
+
+def _start_service(settings: Settings) -> Context:
+    """The store, the solver pool, the service and (unless ``run_jobs`` is off) the job
+    runner, started."""
     store = Store(settings.data_dir)
     # Certificates expire with the jobs and runs they came from.
     certificate_store = CertificateStore(settings.data_dir)
@@ -86,27 +97,21 @@ def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
     if settings.run_jobs:
         # Jobs leave slot 0 to synchronous requests whenever there is more than one.
         runner = JobRunner(
-            service, store, partial(job_call, scheduler=settings.scheduler),
-            concurrency=max(1, settings.solver_slots - 1), lease=settings.job_lease,
+            service, store, job_call, concurrency=max(1, settings.solver_slots - 1), lease=settings.job_lease,
             retention=settings.retention_days * 86400, runner=RunnerLock(settings.data_dir),
+            scheduler=settings.scheduler,
         )
         runner.start()
-    app.extensions["chessdom"] = Context(settings, store, pool, service, runner)
-    register_access(app, settings)
+    return Context(settings, store, pool, service, runner)
 
-    @app.before_request
-    def require_json_object():
-        if request.method in ("POST", "PUT", "PATCH") and request.routing_exception is None:
-            try:
-                body = request.get_json(force=True)
-            except (BadRequest, RecursionError):  # RecursionError: nesting too deep to parse
-                return problem(400, "the request body is not valid JSON")
-            if not isinstance(body, dict):
-                return problem(400, "the request body must be a JSON object")
-        return None
 
-    app.register_api(api)
-    app.register_api(certificates)
-    app.register_blueprint(lab)
-    register_docs(app)
-    return app
+def _require_json_object():
+    """A POST, PUT or PATCH body must be a JSON object (400 before validation otherwise)."""
+    if request.method in ("POST", "PUT", "PATCH") and request.routing_exception is None:
+        try:
+            body = request.get_json(force=True)
+        except (BadRequest, RecursionError):  # RecursionError: nesting too deep to parse
+            return problem(400, "the request body is not valid JSON")
+        if not isinstance(body, dict):
+            return problem(400, "the request body must be a JSON object")
+    return None

@@ -3,7 +3,7 @@ a bound or a count (``chessdom certificate check URL`` fetches the archive and d
 all). Files are streamed from the data directory, gzip-compressed on the fly for clients
 that accept it (DRAT text shrinks about 4×), and never read into memory whole; the archive
 is the whole directory as a ``.tar.gz``, written as it is sent. This is the only place
-where a certificate's id becomes URLs (:func:`with_links`).
+where a certificate's id becomes URLs (:func:`certificate_json`).
 
 Nothing of a certificate that a checker of an earlier revision accepted is sent before the
 corrected checker has checked it again (the first download waits for that); one it rejects
@@ -24,7 +24,8 @@ from chessdom.certificates import FORMULA, PROOF
 
 from chessdom.api.http.errors import problem
 from chessdom.api.http.schemas import ProblemDetail
-from chessdom.api.runtime.certificate_store import CertificateStore, RecheckUnavailable
+from chessdom.api.runtime.answer import Certificate
+from chessdom.api.runtime.certificate_store import WITHDRAWN, CertificateStore, RecheckUnavailable
 
 CHUNK = 1 << 20
 GZIP_WINDOW = 16 + zlib.MAX_WBITS  # zlib's wbits for a gzip header and trailer
@@ -178,26 +179,28 @@ def archive(path: CertificatePath):
     return response
 
 
-def with_links(result: dict | None) -> dict | None:
-    """``result`` with its certificates' URLs beside their ids (a placement answer with a
-    certificate, and with a certificate of its count; anything else is returned as it is)."""
-    if not result:
-        return result
-    linked = {**result, "certificate": _linked(result.get("certificate"))} if "certificate" in result else result
-    count = linked.get("count")
-    if isinstance(count, dict) and count.get("certificate"):
-        linked = {**linked, "count": {**count, "certificate": _linked(count["certificate"])}}
-    return linked
-
-
-def _linked(certificate: dict | None) -> dict | None:
-    if not certificate or "id" not in certificate:
-        return certificate
-    certificate_id = certificate["id"]
+def certificate_json(certificate: Certificate) -> dict:
+    """``certificate`` as a client reads it: its URLs beside its id, and the checker's
+    verdict as it stands now — one withdrawn since it was made says so (``checked``
+    false, the withdrawal in ``checker``), as its downloads do with 410."""
     links = {
-        "manifest": url_for("certificates.manifest", certificate_id=certificate_id),
-        "formula": url_for("certificates.formula", certificate_id=certificate_id),
-        "proof": url_for("certificates.proof", certificate_id=certificate_id) if not certificate.get("cubes") else None,
-        "archive": url_for("certificates.archive", certificate_id=certificate_id),
+        "manifest": url_for("certificates.manifest", certificate_id=certificate.id),
+        "formula": url_for("certificates.formula", certificate_id=certificate.id),
+        "proof": url_for("certificates.proof", certificate_id=certificate.id) if not certificate.cubes else None,
+        "archive": url_for("certificates.archive", certificate_id=certificate.id),
     }
-    return {"id": certificate_id, **links, **certificate}
+    checked, checker = _verdict_now(certificate)
+    return {"id": certificate.id, **links, "claim": certificate.claim, "cubes": certificate.cubes,
+            "checked": checked, "checker": checker, "seconds": certificate.seconds}
+
+
+def _verdict_now(certificate: Certificate) -> tuple[bool, dict]:
+    """Whether ``certificate`` is checked, and by what, now: as it was made, unless it was
+    withdrawn since (one look for a file beside it; the re-check itself waits for a
+    download, :func:`_served`)."""
+    store = _store()
+    directory = store.directory(certificate.id)
+    if directory is None or not (directory / WITHDRAWN).is_file():
+        return certificate.checked, certificate.checker
+    check = dict(store.manifest(certificate.id)["check"])
+    return check.pop("checked"), check

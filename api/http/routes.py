@@ -11,11 +11,11 @@ from flask import current_app, g, request, url_for
 from flask_openapi3 import APIBlueprint, Tag
 
 from chessdom.api.http import schemas
-from chessdom.api.http.certificates import with_links
+from chessdom.api.http.answers import answer_json, job_json, listed_count
 from chessdom.api.http.errors import problem
 from chessdom.api.kinds import KINDS, JobRequest, Kind, verify_call
 from chessdom.api.requests import SYNC_MAX_TIME_LIMIT, VerifyRequest
-from chessdom.api.runtime.calls import Call, FieldError
+from chessdom.api.runtime.calls import Call, FieldError, call_bytes
 from chessdom.api.runtime.service import ServiceBusy
 from chessdom.api.runtime.store.jobs import CANCELABLE_STATUSES, QueueFull
 
@@ -69,7 +69,7 @@ def _client_gone_check() -> Callable[[], bool] | None:
 def _solve_now(call: Call):
     context = _context()
     time_limit = call.time_limit or SYNC_MAX_TIME_LIMIT
-    return with_links(context.service.solve_now(
+    return answer_json(context.service.solve_now(
         call, time_limit=time_limit, slot_wait=context.settings.slot_wait, client_gone=_client_gone_check(),
         owner=g.owner,
     ))
@@ -111,11 +111,11 @@ def submit_job(body: JobRequest):
     The answer is 202 at once; poll `GET /jobs/{id}` (its `Location` header) for the result."""
     context = _context()
     kind, request = body.root.kind, body.root.params
-    KINDS[kind].to_call(request)  # squares off the board are a 422 now, not a failed job later
+    call = KINDS[kind].to_call(request)  # squares off the board are a 422 now, not a failed job later
     settings = context.settings
     try:
         job = context.store.add_job(
-            kind, request.model_dump(mode="json", exclude_none=True), owner=g.owner,
+            kind, request.model_dump(mode="json", exclude_none=True), owner=g.owner, call=call_bytes(call),
             max_queued=settings.max_queued_jobs, max_queued_per_owner=settings.max_queued_jobs_per_token,
             max_stored_per_owner=settings.max_stored_bytes_per_token,
         )
@@ -145,28 +145,7 @@ def get_job(path: schemas.JobPath):
     job = _context().store.job(path.job_id, owner=g.owner)
     if job is None:
         return _not_found(path.job_id)
-    return {**job, "result": with_links(_without_representatives(job["id"], job["result"]))}
-
-
-def _representatives_of(result: dict | None) -> tuple[dict, list] | None:
-    """A placement count's dict and its representatives, if the result has them (an
-    N-Queens count is a plain number: it has none)."""
-    count = (result or {}).get("count")
-    if not isinstance(count, dict) or not isinstance(count.get("representatives"), list):
-        return None
-    return count, count["representatives"]
-
-
-def _without_representatives(job_id: str, result: dict | None) -> dict | None:
-    """``result`` with its representatives left to their paged route: there may be
-    hundreds of thousands."""
-    found = _representatives_of(result)
-    if found is None:
-        return result
-    count, everything = found
-    first_page = url_for("api.job_representatives", job_id=job_id)
-    return {**result, "count": {**count, "representatives": None, "representatives_total": len(everything),
-                                "representatives_page": first_page}}
+    return job_json(job)
 
 
 @api.get(
@@ -182,15 +161,15 @@ def job_representatives(path: schemas.JobPath, query: schemas.RepresentativesQue
     job = _context().store.job(path.job_id, owner=g.owner)
     if job is None:
         return _not_found(path.job_id)
-    found = _representatives_of(job["result"])
-    if found is None:
+    count = listed_count(job["result"])
+    if count is None:
         return problem(404, f"job {path.job_id} has no representatives (yet): it needs count and representatives")
-    count, everything = found
+    everything = count.representatives
     end = query.cursor + query.limit
     return {
         "representatives": everything[query.cursor:end],
         "total": len(everything),
-        "exact": count["exact"],
+        "exact": count.exact,
         "next_cursor": end if end < len(everything) else None,
     }
 
@@ -214,7 +193,8 @@ def cancel_job(path: schemas.JobPath):
         return _not_found(path.job_id)
     if job["status"] not in (*CANCELABLE_STATUSES, "canceled"):
         return problem(409, f"job {path.job_id} has already {job['status']}")
-    return store.cancel_job(path.job_id)
+    canceled = store.cancel_job(path.job_id)
+    return job_json(canceled) if canceled is not None else _not_found(path.job_id)  # expired meanwhile
 
 
 def _not_found(job_id: str):

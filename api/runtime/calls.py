@@ -1,13 +1,17 @@
 """What the runtime runs: a :class:`Call` — a library task and its arguments, picklable,
-made once at the edge from a request — and the one error a call may raise about its
-input, :class:`FieldError`, naming the field at fault."""
+made once at the edge from a request (a job's kept pickled in the queue until it runs:
+:func:`call_bytes`) — and the one error a call may raise about its input,
+:class:`FieldError`, naming the field at fault."""
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from chessdom.chessboard import Board, SquareNameError, parse_square
+
+from chessdom.api.runtime.answer import Answer, Result
 
 RunSummary = tuple[str | None, str | None, int | None]
 """(method, status, value) of a finished run, for the run history."""
@@ -18,7 +22,7 @@ class Call:
     """One solve, run in a worker process as ``task(**arguments)``."""
 
     kind: str
-    task: Callable[..., dict]
+    task: Callable[..., Answer]
     arguments: dict
     time_limit: float | None = None
     """The limit the solver honours itself; None for searches bounded by size or nodes."""
@@ -28,8 +32,20 @@ class Call:
     """False when the caller asked for a fresh solve (its optimum is still cached)."""
     problem: dict = field(default_factory=dict)
     """What was asked, for the run history."""
-    summarize: Callable[[dict, dict], RunSummary] | None = None
-    """``summarize(arguments, result)`` for the run history; None: not recorded (a check)."""
+    summarize: Callable[[dict, Result], RunSummary] | None = None
+    """``summarize(arguments, result)`` of the answer's result, for the run history; None:
+    not recorded (a check)."""
+
+
+def call_bytes(call: Call) -> bytes:
+    """``call`` as the job queue keeps it: pickled, as it crosses to a worker. Built once
+    when the job is posted, it runs as it was built; the queue holds only the server's own
+    bytes, never a client's."""
+    return pickle.dumps(call)
+
+
+def call_from_bytes(kept: bytes) -> Call:
+    return pickle.loads(kept)
 
 
 class FieldError(Exception):

@@ -15,6 +15,7 @@ from chessdom.processes import WorkerFailed, WorkerPool
 from chessdom.processes.pool import CallRaised
 
 from chessdom.api.runtime import tasks
+from chessdom.api.runtime.answer import Answer
 from chessdom.api.runtime.calls import Call, FieldError
 from chessdom.api.runtime.slots import SolverSlots
 
@@ -59,14 +60,18 @@ class SolverPool:
         cancel_check_every: float = 0.25,
         on_start: Callable[[int], None] | None = None,
         on_progress: Callable[[dict], None] | None = None,
-    ) -> dict:
-        """Run ``call`` in a worker (the caller holds a slot of ``slots``). ``on_start``
-        receives the worker's process group and ``on_progress`` its live snapshots.
-        Raises FieldError for a field the call found wrong, else SolveFailed."""
+        extra_arguments: dict | None = None,
+    ) -> Answer:
+        """Run ``call`` in a worker (the caller holds a slot of ``slots``), with the
+        ``extra_arguments`` it takes from where it runs (the service's terms for its
+        certificate, the Dask scheduler of this server). ``on_start`` receives the worker's
+        process group and ``on_progress`` its live snapshots. Raises FieldError for a field
+        the call found wrong, else SolveFailed."""
         try:
             return self.workers.call(
-                call.task, kwargs=call.arguments, deadline=deadline, should_cancel=should_cancel,
-                cancel_check_every=cancel_check_every, on_event=on_progress, on_start=on_start,
+                call.task, kwargs={**call.arguments, **(extra_arguments or {})}, deadline=deadline,
+                should_cancel=should_cancel, cancel_check_every=cancel_check_every, on_event=on_progress,
+                on_start=on_start,
             )
         except CallRaised as raised:
             if isinstance(raised.error, FieldError):

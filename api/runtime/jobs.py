@@ -1,7 +1,7 @@
 """The job runner: a thread that claims queued jobs from the store and runs each in a
-worker process. Claims are atomic in SQLite, so several server processes can share one
-queue; each claim names this process's :class:`~chessdom.api.runtime.locks.RunnerLock`, and
-a job is requeued only once that runner and every process of its solver are gone (when
+worker process, by the call built when the job was posted. Claims are atomic in SQLite,
+so several server processes can share one queue; each claim names this process's
+:class:`~chessdom.api.runtime.locks.RunnerLock`, and a job is requeued only once that runner and every process of its solver are gone (when
 its lease expires, or at the next start: see :meth:`Store.requeue_running`). A result
 the store cannot write (its disk full, or its directory turned read-only) is kept in
 memory and written when it can. A count job keeps its finished parts in a folder of its
@@ -15,8 +15,8 @@ import threading
 import time
 from collections.abc import Callable
 
-from chessdom.api.runtime import count_states
-from chessdom.api.runtime.calls import Call, FieldError
+from chessdom.api.runtime import count_states, tasks
+from chessdom.api.runtime.calls import Call, FieldError, call_from_bytes
 from chessdom.api.runtime.executor import SolveFailed
 from chessdom.api.runtime.locks import RunnerLock
 from chessdom.api.runtime.service import SolveService, SolveTimedOut
@@ -31,12 +31,15 @@ FULL_DISK_RETRY_SECONDS = 5.0
 
 
 class JobRunner:
-    """Runs queued jobs; ``to_call(kind, params)`` turns a stored job into its call (the
-    kinds registry hands it over, validating the parameters as the endpoint does)."""
+    """Runs queued jobs, each by the call built when it was posted; placement jobs run
+    their cubes on the Dask cluster at ``scheduler``, if given. ``to_call(kind, params)``
+    builds the call of a job queued without one (by a server that kept only parameters;
+    the kinds registry hands it over, validating them as the endpoint does)."""
 
     def __init__(self, service: SolveService, store: Store, to_call: Callable[[str, dict], Call], *,
-                 concurrency: int, lease: float, retention: float, runner: RunnerLock):
+                 concurrency: int, lease: float, retention: float, runner: RunnerLock, scheduler: str | None = None):
         self.to_call = to_call
+        self.scheduler = scheduler
         self.runner = runner
         self.service = service
         self.store = store
@@ -149,15 +152,15 @@ class JobRunner:
         nothing is: it was canceled, or its server is stopping and it goes back to the queue."""
         job_id, attempt = job["id"], job["attempt"]
         try:
-            call = count_states.with_count_state(self.to_call(job["kind"], job["params"]), self.store.data_dir, job_id)
-            result = self.service.solve(
-                call, time_limit=call.time_limit, owner=job["owner"],
+            call = count_states.with_count_state(self._call_of(job), self.store.data_dir, job_id)
+            answer = self.service.solve(
+                call, time_limit=call.time_limit, owner=job["owner"], extra_arguments=self._where(call),
                 should_cancel=lambda: not self._still_ours(job_id, attempt),
                 on_start=lambda group: _unless_disk_full(self.store.set_solver_group, job_id, attempt, group),
                 on_progress=lambda snapshot: _unless_disk_full(self.store.set_progress, job_id, attempt, snapshot),
             )
-            return {"status": "succeeded", "result": result, "run": self.service.run_of(call, result),
-                    "certificates": self.service.certificates_of(result)}
+            return {"status": "succeeded", "result": answer, "run": self.service.run_of(call, answer),
+                    "certificates": self.service.certificates_of(answer)}
         except SolveFailed as failure:
             if failure.reason == "shutdown":  # not the job's fault: the next server runs it
                 _unless_disk_full(self.store.release_job, job_id, attempt)
@@ -170,6 +173,14 @@ class JobRunner:
         except Exception as error:  # a bug; the job is marked failed rather than lost
             log.exception("job %s failed", job_id)
             return {"status": "failed", "error": f"{type(error).__name__}: {error}"}
+
+    def _call_of(self, job: dict) -> Call:
+        kept = job.get("call")
+        return call_from_bytes(kept) if kept is not None else self.to_call(job["kind"], job["params"])
+
+    def _where(self, call: Call) -> dict:
+        """The arguments ``call`` takes from this server: its Dask scheduler, for a placement."""
+        return {"scheduler": self.scheduler} if self.scheduler is not None and call.task is tasks.placement else {}
 
     def _still_ours(self, job_id: str, attempt: int) -> bool:
         """Renew the claim's lease; False once the job was canceled or taken over. A full

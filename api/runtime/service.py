@@ -12,6 +12,9 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
+from chessdom.chessboard import PlacementResult, Status
+
+from chessdom.api.runtime.answer import Answer
 from chessdom.api.runtime.calls import Call, FieldError
 from chessdom.api.runtime.certificate_store import CertificateStore
 from chessdom.api.runtime.executor import SolveFailed, SolverPool
@@ -50,29 +53,30 @@ class SolveService:
         self.certificates = certificates
         self.max_certificate_bytes = max_certificate_bytes
         self.max_stored_per_owner = max_stored_per_owner
-        self.slot_waiters = _Counter(max_slot_waiters)
+        self.slot_waiters = SlotWaiters(max_slot_waiters)
 
     def solve(self, call: Call, *, time_limit: float | None, owner: str | None = None, should_cancel=None,
-              on_start=None, on_progress=None) -> dict:
+              on_start=None, on_progress=None, extra_arguments: dict | None = None) -> Answer:
         """Run one call for ``owner``; the caller holds a solver slot and records the run
         (:meth:`run_of`, :meth:`certificates_of`). ``time_limit`` bounds the whole solve
         (the solver's own limit plus a grace period) or is None for none; ``on_start``
-        receives the process group of the worker, if one starts."""
+        receives the process group of the worker, if one starts; ``extra_arguments`` are
+        the call's from where it runs (:meth:`SolverPool.run`)."""
         cached = self._from_cache(call)
         return cached if cached is not None else self._run(call, time_limit, owner, should_cancel, on_start,
-                                                           on_progress)
+                                                           on_progress, extra_arguments or {})
 
     def solve_now(self, call: Call, *, time_limit: float | None, slot_wait: float,
-                  client_gone: Callable[[], bool] | None = None, owner: str | None = None) -> dict:
+                  client_gone: Callable[[], bool] | None = None, owner: str | None = None) -> Answer:
         """A synchronous solve for ``owner``: wait briefly for a slot, else tell the client
         to retry. The solve stops as soon as ``client_gone()`` says nobody waits for the
         answer. Its run and certificate are recorded here."""
-        result = self._from_cache(call)
-        if result is None:
-            result = self._solve_in_slot(call, time_limit, slot_wait, client_gone, owner)
-        return self._record_now(call, result, owner)
+        answer = self._from_cache(call)
+        if answer is None:
+            answer = self._solve_in_slot(call, time_limit, slot_wait, client_gone, owner)
+        return self._record_now(call, answer, owner)
 
-    def _solve_in_slot(self, call: Call, time_limit, slot_wait: float, client_gone, owner) -> dict:
+    def _solve_in_slot(self, call: Call, time_limit, slot_wait: float, client_gone, owner) -> Answer:
         # Beyond a few waiters a request is told to retry at once rather than hold a
         # request thread for slot_wait seconds: under 50 clients those waits held every
         # thread, and /health queued behind them (scripts/bench_api).
@@ -95,10 +99,10 @@ class SolveService:
         finally:
             self.pool.slots.release(slot)
 
-    def _record_now(self, call: Call, result: dict, owner: str | None) -> dict:
+    def _record_now(self, call: Call, answer: Answer, owner: str | None) -> Answer:
         """Record a synchronous solve's run and file its certificates; when the store cannot
         write, the answer goes out all the same (without certificates nobody could be shown)."""
-        run, certificates = self.run_of(call, result), self.certificates_of(result)
+        run, certificates = self.run_of(call, answer), self.certificates_of(answer)
         try:
             if run is not None:
                 self.store.record_run(run, owner)
@@ -107,66 +111,56 @@ class SolveService:
         except DiskFull as unwritable:
             log.warning("%s: a %s run was not recorded", unwritable, call.kind)
             if certificates:
-                result = self._without_certificates(result, certificates, str(unwritable))
-        return result
+                for certificate_id, _ in certificates:
+                    self.certificates.remove(certificate_id)
+                answer = answer.without_certificates(f"{unwritable}: the certificate could not be kept")
+        return answer
 
-    def _without_certificates(self, result: dict, certificates, reason: str) -> dict:
-        for certificate_id, _ in certificates:
-            self.certificates.remove(certificate_id)
-        unkept = {"certificate": None, "certificate_unavailable": f"{reason}: the certificate could not be kept"}
-        result = {**result, **unkept}
-        if isinstance(result.get("count"), dict) and result["count"].get("certificate"):
-            result["count"] = {**result["count"], **unkept}
-        return result
-
-    def run_of(self, call: Call, result: dict) -> Run | None:
-        """The run history's record of ``result``; None for a check such as /verify."""
+    def run_of(self, call: Call, answer: Answer) -> Run | None:
+        """The run history's record of ``answer``; None for a check such as /verify."""
         if call.summarize is None:
             return None
-        method, status, value = call.summarize(call.arguments, result)
-        cached = bool(result.get("cached"))
-        wall_time = 0.0 if cached else result.get("wall_time")
-        certificate_time = (result.get("certificate") or {}).get("seconds")
-        return Run(call.kind, call.problem, method, status, value, wall_time, cached, certificate_time)
+        method, status, value = call.summarize(call.arguments, answer.result)
+        wall_time = 0.0 if answer.cached else answer.result.wall_time
+        certified = answer.certification.certificate if answer.certification is not None else None
+        certificate_time = certified.seconds if certified is not None else None
+        return Run(call.kind, call.problem, method, status, value, wall_time, bool(answer.cached), certificate_time)
 
-    def certificates_of(self, result: dict) -> tuple[tuple[str, int], ...]:
-        """(id, bytes) of each certificate ``result`` carries: the bound's, and the count's."""
-        count = result.get("count")  # an N-Queens count is a number, a placement count a dict
-        found = [result.get("certificate"), count.get("certificate") if isinstance(count, dict) else None]
-        return tuple((c["id"], self.certificates.size(c["id"])) for c in found if c and "id" in c)
+    def certificates_of(self, answer: Answer) -> tuple[tuple[str, int], ...]:
+        """(id, bytes) of each certificate ``answer`` carries: the bound's, and the count's."""
+        return tuple((certificate.id, self.certificates.size(certificate.id)) for certificate in answer.certificates)
 
-    def _from_cache(self, call: Call) -> dict | None:
+    def _from_cache(self, call: Call) -> Answer | None:
         if call.cache_key is None or not call.read_cache:
             return None
         cached = self.store.cached_result(call.cache_key)
-        return None if cached is None else {**cached, "cached": True}
+        return None if cached is None else replace(cached, cached=True)
 
-    def _certify_or_why_not(self, call: Call, owner: str | None) -> tuple[Call, str | None]:
-        """``call`` as it may run, and why its certificate was refused (None if it was not):
-        when every certificate together, or this owner's stores, are at their bound. A call
-        that certifies carries the bound on all certificates to the worker, which holds it
-        however many write at once (:meth:`CertificateStore.make`)."""
+    def _certificate_terms(self, call: Call, owner: str | None) -> dict:
+        """What a call that certifies is told beside its arguments: the bound on all
+        certificates together, which the worker holds however many write at once
+        (:meth:`CertificateStore.make`), or why none may be made now — every certificate
+        together, or this owner's stores, are at their bound."""
         if not call.arguments.get("certify"):
-            return call, None
+            return {}
         reason = None
         if self.max_certificate_bytes is not None:
             reason = self.certificates.why_no_room(self.max_certificate_bytes)
         most = self.max_stored_per_owner
         if reason is None and most is not None and self.store.stored_bytes(owner) >= most:
             reason = f"this token stores {most} bytes already, the most one may"
-        if reason is None:
-            return replace(call, arguments={**call.arguments, "max_certificate_bytes": self.max_certificate_bytes}), None
-        return replace(call, arguments={**call.arguments, "certify": False}), reason
+        if reason is not None:
+            return {"certificate_refused": reason}
+        return {"max_certificate_bytes": self.max_certificate_bytes}
 
     def _run(self, call: Call, time_limit: float | None, owner: str | None,
              should_cancel: Callable[[], bool] | None, on_start,
-             on_progress: Callable[[dict], None] | None = None) -> dict:
-        call, refused = self._certify_or_why_not(call, owner)
+             on_progress: Callable[[dict], None] | None = None, extra_arguments: dict | None = None) -> Answer:
         deadline = time.monotonic() + time_limit + self.kill_grace if time_limit is not None else None
         try:
-            result = self.pool.run(
-                call, deadline=deadline, should_cancel=should_cancel, on_start=on_start, on_progress=on_progress,
-            )
+            answer = self.pool.run(call, deadline=deadline, should_cancel=should_cancel, on_start=on_start,
+                                   on_progress=on_progress,
+                                   extra_arguments={**self._certificate_terms(call, owner), **(extra_arguments or {})})
         except SolveFailed as failure:
             self.certificates.sweep_partials()  # a killed worker leaves its certificate half written
             if failure.reason == "invalid":
@@ -174,20 +168,23 @@ class SolveService:
             if failure.reason in ("timeout", "died"):  # overran, or killed from outside (e.g. out of memory)
                 raise SolveTimedOut(failure.detail) from None
             raise
-        if refused is not None:
-            result = {**result, "certificate": None, "certificate_unavailable": refused}
         if call.cache_key is None:
-            return result
-        count_exact = (result["count"] or {}).get("exact", True)
-        if result["status"] == "optimal" and count_exact:
+            return answer
+        if _proven(answer.result):
             try:
-                self.store.cache_result(call.cache_key, result)
+                self.store.cache_result(call.cache_key, answer)
             except DiskFull as unwritable:
                 log.warning("%s: a proven optimum was not cached", unwritable)
-        return {**result, "cached": False}
+        return replace(answer, cached=False)
 
 
-class _Counter:
+def _proven(result: PlacementResult) -> bool:
+    """Whether a placement answer is worth caching (only those are, :attr:`Call.cache_key`):
+    its optimum proved, and its count, if any, complete."""
+    return result.status is Status.OPTIMAL and (result.count is None or result.count.exact)
+
+
+class SlotWaiters:
     """How many requests wait for a solver slot in this process, up to ``limit``."""
 
     def __init__(self, limit: int | None):

@@ -1,11 +1,13 @@
-"""What a worker process runs: library calls whose answers are JSON dicts. The arguments
-were converted from the request at the edge (see :mod:`chessdom.api.kinds`)."""
+"""What a worker process runs: library calls, each returning its typed
+:class:`~chessdom.api.runtime.answer.Answer`. The arguments were converted from the
+request at the edge (see :mod:`chessdom.api.kinds`)."""
 
 from __future__ import annotations
 
 import contextlib
 import time
 from concurrent.futures import Executor
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -15,6 +17,7 @@ from chessdom.models.certificates import CertificateUnavailable
 from chessdom.models.cubes import available_cores, local_pool
 from chessdom.processes import report_event
 
+from chessdom.api.runtime.answer import Answer, Certificate, Certification, PlacementVerdict
 from chessdom.api.runtime.calls import FieldError, squares
 from chessdom.api.runtime.certificate_store import CertificateStore
 from chessdom.api.runtime.slots import SolverSlots
@@ -42,36 +45,43 @@ def share_slots(slots: SolverSlots) -> None:
 
 def placement(
     problem: PlacementProblem, *, time_limit: float | None = None, certify: bool = False,
-    trace: bool = False, scheduler: str | None = None, max_certificate_bytes: int | None = None, **options,
-) -> dict:
+    certificate_refused: str | None = None, trace: bool = False, scheduler: str | None = None,
+    max_certificate_bytes: int | None = None, count: bool = False, representatives: bool = False, **options,
+) -> Answer:
     """The solve's answer, sending live bounds as they improve; where ``auto`` picks
     cube-and-conquer its cubes run on the Dask cluster at ``scheduler``, or else on worker
     processes of this machine within the solver slots (:func:`cube_workers`); with
     ``trace``, the greedy baseline's steps (seed 002's lesson); with ``certify``, a
     certificate in the data directory within what is left of ``time_limit`` (its proof's
     cubes on the cluster too) and within ``max_certificate_bytes`` of certificates in all,
-    and with ``count`` too, a certificate of the count and its classes."""
+    and with ``count`` too, a certificate of the count and its classes — unless the
+    service said why none may be made now (``certificate_refused``)."""
     started = time.monotonic()
-    shown_representatives = options.get("representatives", False)
-    if certify and options.get("count"):
-        options["representatives"] = True  # what an enumeration certificate lists
+    certify = certify and certificate_refused is None
     where = cube_workers if scheduler is None else partial(_cluster, scheduler)
-    result = models.solve(problem, time_limit=time_limit, on_progress=report_event, cube_workers=where, **options)
-    answer = result.to_dict()
-    if answer.get("count") and not shown_representatives:
-        answer["count"]["representatives"] = None
-    if trace:
-        answer["trace"] = native_search.greedy_steps(problem)
-    if certify:
-        # A job's progress says the solve is done and the certificate is being made.
-        report_event({key: answer[key] for key in ("value", "placement", "lower_bound", "upper_bound", "proof")}
-                     | {"certifying": True})
-        with contextlib.nullcontext() if scheduler is None else _cluster(scheduler) as executor:
-            made = partial(_certificate, result, executor=executor, max_total_bytes=max_certificate_bytes)
-            answer.update(made(_left(time_limit, started)))
-            if answer.get("count") is not None:
-                answer["count"].update(made(_left(time_limit, started), enumeration=True))
-    return answer
+    # An enumeration certificate lists every class: its representatives are listed then,
+    # and shown only when asked for.
+    result = models.solve(problem, time_limit=time_limit, on_progress=report_event, cube_workers=where, count=count,
+                          representatives=representatives or (certify and count), **options)
+    steps = native_search.greedy_steps(problem) if trace else None
+    if not certify:
+        refused = Certification(None, certificate_refused) if certificate_refused is not None else None
+        return Answer(_as_asked(result, representatives), refused, trace=steps)
+    # A job's progress says the solve is done and the certificate is being made.
+    report_event({"value": result.value, "placement": list(result.placement), "lower_bound": result.lower_bound,
+                  "upper_bound": result.upper_bound, "proof": result.proof, "certifying": True})
+    with contextlib.nullcontext() if scheduler is None else _cluster(scheduler) as executor:
+        made = partial(_certificate, result, executor=executor, max_total_bytes=max_certificate_bytes)
+        bound = made(_left(time_limit, started))
+        counted = made(_left(time_limit, started), enumeration=True) if result.count is not None else None
+    return Answer(_as_asked(result, representatives), bound, counted, trace=steps)
+
+
+def _as_asked(result: PlacementResult, representatives: bool) -> PlacementResult:
+    """``result`` without the representatives of its count unless they were asked for."""
+    if result.count is None or representatives or result.count.representatives is None:
+        return result
+    return replace(result, count=replace(result.count, representatives=None))
 
 
 @contextlib.contextmanager
@@ -103,40 +113,38 @@ def _left(time_limit: float | None, started: float) -> float | None:
 
 
 def _certificate(result: PlacementResult, time_limit: float | None, *, executor: Executor | None = None,
-                 enumeration: bool = False, max_total_bytes: int | None = None) -> dict:
+                 enumeration: bool = False, max_total_bytes: int | None = None) -> Certification:
     started = time.monotonic()
     try:
-        certificate = _certificates.make(result, time_limit=time_limit, enumeration=enumeration, executor=executor,
-                                         max_total_bytes=max_total_bytes)
+        made = _certificates.make(result, time_limit=time_limit, enumeration=enumeration, executor=executor,
+                                  max_total_bytes=max_total_bytes)
     except CertificateUnavailable as reason:
-        return {"certificate": None, "certificate_unavailable": str(reason)}
+        return Certification(None, str(reason))
     seconds = round(time.monotonic() - started, 3)  # proof logging and the independent check
-    return {"certificate": {**certificate, "seconds": seconds}, "certificate_unavailable": None}
+    return Certification(Certificate(**made, seconds=seconds))
 
 
 def nqueens(size: int, mode: str, method: str, up_to_symmetry: bool, time_limit: float, trace: bool,
-            trace_offset: int = 0) -> dict:
+            trace_offset: int = 0) -> Answer:
     if method == "cpsat":
         result = models.solve_nqueens(size, mode=mode, time_limit=time_limit)
     elif mode == "count":
         result = native_search.nqueens_count(size, up_to_symmetry=up_to_symmetry)
     else:
         result = native_search.nqueens_first(size)
-    answer = result.to_dict()
-    if trace and method == "backtracking" and mode == "first":
-        answer["trace"] = native_search.nqueens_trace(size, trace_offset=trace_offset)
-    return answer
+    traced = trace and method == "backtracking" and mode == "first"
+    return Answer(result, trace=native_search.nqueens_trace(size, trace_offset=trace_offset) if traced else None)
 
 
-def tour(**arguments) -> dict:
-    return native_search.knight_tour(**arguments).to_dict()
+def tour(**arguments) -> Answer:
+    return Answer(native_search.knight_tour(**arguments))
 
 
-def path(**arguments) -> dict:
-    return native_search.knight_path(**arguments).to_dict()
+def path(**arguments) -> Answer:
+    return Answer(native_search.knight_path(**arguments))
 
 
-def verify(board: Board, piece: str, names: list[str]) -> dict:
+def verify(board: Board, piece: str, names: list[str]) -> Answer:
     """The independent checker's verdict on a placement; a million squares take seconds
     and hundreds of megabytes, so this runs in a worker like any solve."""
     placed = squares(board, names, "squares")
@@ -146,12 +154,12 @@ def verify(board: Board, piece: str, names: list[str]) -> dict:
             raise FieldError(f"squares.{index}", f"{name!r} is given more than once")
         seen.add(name.lower())
     check = check_placement(board, Piece(piece), placed)
-    return {
-        "pieces": len(placed),
-        "dominating": check.dominating,
-        "independent": check.independent,
-        "total": check.total,
-        "undominated": square_names(board, check.undominated),
-        "attacking_pairs": [square_names(board, pair) for pair in check.attacking_pairs_up_to(MAX_LISTED_PAIRS)],
-        "attacking_pair_count": check.attacking_pair_count,
-    }
+    return Answer(PlacementVerdict(
+        pieces=len(placed),
+        dominating=check.dominating,
+        independent=check.independent,
+        total=check.total,
+        undominated=square_names(board, check.undominated),
+        attacking_pairs=[square_names(board, pair) for pair in check.attacking_pairs_up_to(MAX_LISTED_PAIRS)],
+        attacking_pair_count=check.attacking_pair_count,
+    ))

@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from chessdom.api.runtime.answer import Answer
 from chessdom.api.runtime.store.certificates import CertificateOwners
 from chessdom.api.runtime.store.database import Database, writes
 from chessdom.api.runtime.store.jobs import ANY_OWNER, MAX_CRASHES, JobQueue
@@ -48,23 +49,25 @@ class Store:
     # ---- what spans tables --------------------------------------------------------------
 
     @writes
-    def add_job(self, kind: str, params: dict, owner: str | None = None, *, max_queued: int | None = None,
-                max_queued_per_owner: int | None = None, max_stored_per_owner: int | None = None) -> dict:
-        """Queue a job for ``owner``. Raises QueueFull when ``max_queued`` jobs are queued in
-        all or ``max_queued_per_owner`` for this owner, QuotaExceeded when the owner stores
-        ``max_stored_per_owner`` bytes already. The counts and the insert are one
-        transaction, so concurrent posts cannot overshoot."""
+    def add_job(self, kind: str, params: dict, owner: str | None = None, *, call: bytes | None = None,
+                max_queued: int | None = None, max_queued_per_owner: int | None = None,
+                max_stored_per_owner: int | None = None) -> dict:
+        """Queue a job for ``owner``, with its ``call`` as the runtime keeps it
+        (:func:`~chessdom.api.runtime.calls.call_bytes`). Raises QueueFull when
+        ``max_queued`` jobs are queued in all or ``max_queued_per_owner`` for this owner,
+        QuotaExceeded when the owner stores ``max_stored_per_owner`` bytes already. The
+        counts and the insert are one transaction, so concurrent posts cannot overshoot."""
         with self.database.transaction():
             self.queue.check_room(owner, max_queued, max_queued_per_owner)
             if max_stored_per_owner is not None and self.stored_bytes(owner) >= max_stored_per_owner:
                 raise QuotaExceeded(f"this token stores {max_stored_per_owner} bytes of jobs and certificates, "
                                     "the most one may, until some expire")
-            job_id = self.queue.add(kind, params, owner)
+            job_id = self.queue.add(kind, params, owner, call)
         return self.queue.get(job_id)
 
     @writes
     def finish_job(
-        self, job_id: str, attempt: int, status: str, result: dict | None = None, error: str | None = None, *,
+        self, job_id: str, attempt: int, status: str, result: Answer | None = None, error: str | None = None, *,
         run: Run | None = None, certificates: tuple[tuple[str, int], ...] = (),
     ) -> bool:
         """Record the outcome of this claim of a running job, with its ``run`` for the
@@ -141,10 +144,10 @@ class Store:
              ) -> tuple[list[dict], int | None]:
         return self.history.page(owner, limit, kind, before)
 
-    def cached_result(self, key: str) -> dict | None:
+    def cached_result(self, key: str) -> Answer | None:
         return self.results.get(key)
 
-    def cache_result(self, key: str, result: dict) -> None:
+    def cache_result(self, key: str, result: Answer) -> None:
         self.results.put(key, result)
 
     def keep_certificate(self, certificate_id: str, size: int, owner: str | None) -> None:

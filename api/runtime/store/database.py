@@ -70,6 +70,7 @@ ADDED_COLUMNS = {
         "progress": "TEXT",
         "runner": "TEXT",
         "size": "INTEGER NOT NULL DEFAULT 0",
+        "call": "BLOB",
     },
     "runs": {"owner": "TEXT", "certificate_time": "REAL"},
     "results": {"format": "INTEGER NOT NULL DEFAULT 1"},

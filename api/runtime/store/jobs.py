@@ -13,6 +13,7 @@ import sqlite3
 import time
 import uuid
 
+from chessdom.api.runtime.answer import Answer, decode_answer, encode_answer
 from chessdom.api.runtime.locks import runner_alive
 from chessdom.api.runtime.store.database import Database, newest_first, writes
 
@@ -48,13 +49,14 @@ class JobQueue:
             raise QueueFull(f"this token has {max_queued_per_owner} jobs queued, the most one may")
 
     @writes
-    def add(self, kind: str, params: dict, owner: str | None) -> str:
-        """Queue a job for ``owner``; its id."""
+    def add(self, kind: str, params: dict, owner: str | None, call: bytes | None = None) -> str:
+        """Queue a job for ``owner``, with its ``call`` as the runtime keeps it; its id."""
         job_id = uuid.uuid4().hex
         params_text = json.dumps(params)
         self.database.connect().execute(
-            "INSERT INTO jobs (id, kind, params, status, created_at, owner, size) VALUES (?, ?, ?, 'queued', ?, ?, ?)",
-            (job_id, kind, params_text, time.time(), owner, len(params_text)),
+            "INSERT INTO jobs (id, kind, params, status, created_at, owner, size, call) "
+            "VALUES (?, ?, ?, 'queued', ?, ?, ?, ?)",
+            (job_id, kind, params_text, time.time(), owner, len(params_text), call),
         )
         return job_id
 
@@ -119,7 +121,9 @@ class JobQueue:
             "AND status = 'queued' RETURNING *",
             (now, now, runner),
         ).fetchone()
-        return {**_job_dict(row), "attempt": row["attempts"], "owner": row["owner"]} if row else None
+        if row is None:
+            return None
+        return {**_job_dict(row), "attempt": row["attempts"], "owner": row["owner"], "call": row["call"]}
 
     @writes
     def set_solver_group(self, job_id: str, attempt: int, group: int) -> None:
@@ -140,11 +144,11 @@ class JobQueue:
         return self._update_claim(job_id, attempt, "progress = ?", json.dumps(progress))
 
     @writes
-    def finish(self, job_id: str, attempt: int, status: str, result: dict | None = None,
+    def finish(self, job_id: str, attempt: int, status: str, result: Answer | None = None,
                error: str | None = None) -> bool:
         """Record the outcome of this claim of a running job; False, recording nothing, if
         the job was canceled or taken over meanwhile."""
-        result_text = json.dumps(result) if result is not None else None
+        result_text = encode_answer(result) if result is not None else None
         # MAX: the wall clock can step back (seen here: a job "finished" 1 ms before it started).
         return self._update_claim(
             job_id, attempt, "status = ?, result = ?, error = ?, finished_at = MAX(?, started_at), size = size + ?",
@@ -224,6 +228,6 @@ def _process_group_alive(group: int) -> bool:
 def _job_dict(row: sqlite3.Row) -> dict:
     job = {name: row[name] for name in JOB_FIELDS}
     job["params"] = json.loads(job["params"])
-    job["result"] = json.loads(job["result"]) if job["result"] else None
+    job["result"] = decode_answer(job["result"]) if job["result"] else None
     job["progress"] = json.loads(job["progress"]) if job["progress"] else None
     return job
