@@ -11,13 +11,15 @@ are reported.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 
 import numpy as np
 
 from chessdom.chessboard import (
-    Objective, PlacementProblem, PlacementResult, SolutionCount, SolverInfo, Status, attack_table, canonical_form,
-    check_placement, square_names,
+    Objective, PlacementProblem, PlacementResult, SolutionCount, SolverInfo, Square, Status, attack_table,
+    canonical_form, check_placement, square_names,
 )
+from chessdom.native_search.greedy import greedy_domination, greedy_total_domination
 from chessdom.native_search.domination_kernel import FOUND, NODES, STOPPED, dominating_set
 
 VERSION = "1"
@@ -38,30 +40,45 @@ def branch_and_bound(problem: PlacementProblem, *, count: bool = False, represen
                      node_limit: int | None = None) -> PlacementResult:
     """The optimum of ``problem``, proved, with a verified placement; with ``count``, how
     many optimal placements there are, and in how many symmetry classes. ``node_limit``
-    (search nodes in all) ends the search early: the result is then ``unknown`` with the
-    lower bound proved so far."""
-    if problem.objective not in BRANCH_AND_BOUND_OBJECTIVES:
-        answered = ", ".join(objective.value for objective in BRANCH_AND_BOUND_OBJECTIVES)
-        raise ValueError(f"objective: branch-and-bound answers {answered}, not {problem.objective.value}")
+    (search nodes in all) ends the search early: the result is then ``feasible``, the greedy
+    placement the search starts from (:mod:`.greedy`) with the lower bound proved so far."""
     started = time.perf_counter()
     search = _Search(problem, node_limit or 0)
-    if not search.coverable():
-        return search.result(Status.INFEASIBLE, None, (), started,
-                             "some square is attacked from nowhere, so no placement totally dominates the board")
+    value, placement, proof = None, (), None
     try:
-        value, placement = search.optimum()
+        for event in search.events():
+            if event[0] == "infeasible":
+                return search.result(Status.INFEASIBLE, None, (), started, event[1])
+            if event[0] == "bound":
+                proof = event[2]
+            else:
+                value, placement = len(event[1]), tuple(square_names(problem.board, event[1]))
     except SearchStopped:
-        return search.result(Status.UNKNOWN, None, (), started, None)
-    proof = (f"branch-and-bound exhausted every placement of {value - 1} pieces" if value > 1
-             else "one piece is the fewest any placement has")
+        return search.result(Status.FEASIBLE, value, placement, started, proof)
     tally = search.count(value, representatives) if count else None
     return search.result(Status.OPTIMAL, value, placement, started, proof, tally)
+
+
+def optimum_events(problem: PlacementProblem) -> Iterator[tuple]:
+    """The search as the models' backends report it: ``("solution", squares)`` of the greedy
+    placement it starts from, ``("bound", k, proof)`` each time a smaller number is refuted,
+    then ``("solution", squares)`` of an optimal placement; or ``("infeasible", proof)``."""
+    return _Search(problem, 0).events()
+
+
+def count_optimal(problem: PlacementProblem, value: int, *, representatives: bool = False) -> SolutionCount:
+    """How many placements of ``value`` pieces solve ``problem`` (``value`` its proved
+    optimum), and in how many symmetry classes, each class's leader checked."""
+    return _Search(problem, 0).count(value, representatives)
 
 
 class _Search:
     """One problem's bit rows and the searches run on them."""
 
     def __init__(self, problem: PlacementProblem, node_limit: int):
+        if problem.objective not in BRANCH_AND_BOUND_OBJECTIVES:
+            answered = ", ".join(objective.value for objective in BRANCH_AND_BOUND_OBJECTIVES)
+            raise ValueError(f"objective: branch-and-bound answers {answered}, not {problem.objective.value}")
         self.problem, self.node_limit, self.nodes, self.proved = problem, node_limit, 0, 1
         board, squares = problem.board, problem.board.num_squares
         attacks = attack_table(board, problem.piece).bitsets
@@ -97,14 +114,27 @@ class _Search:
             raise SearchStopped
         return exists, sets, stats
 
-    def optimum(self) -> tuple[int, tuple[str, ...]]:
-        """The least number of pieces, each smaller number refuted in turn, and a placement."""
+    def events(self) -> Iterator[tuple]:
+        """Each smaller number refuted in turn (a bound), then an optimal placement."""
+        if not self.coverable():
+            yield ("infeasible", "some square is attacked from nowhere, so no placement totally dominates the board")
+            return
+        yield ("bound", 1, "a placement holds at least one piece")
+        yield ("solution", self._checked(self._greedy()))  # what a search stopped early still has
         for k in range(1, self.problem.board.num_squares + 1):
             exists, sets, _ = self._run(k)
             if exists:
-                return k, self._checked(sets[0])
+                yield ("solution", self._checked(sets[0]))
+                return
             self.proved = k + 1
+            yield ("bound", k + 1, f"branch-and-bound exhausted every placement of {k} piece{'' if k == 1 else 's'}")
         raise AssertionError("every square occupied dominates a coverable board")
+
+    def _greedy(self) -> list[Square]:
+        board, piece, objective = self.problem.board, self.problem.piece, self.problem.objective
+        if objective is Objective.TOTAL_DOMINATION:
+            return greedy_total_domination(board, piece)
+        return greedy_domination(board, piece, independent=objective is Objective.INDEPENDENT_DOMINATION)
 
     def count(self, value: int, representatives: bool) -> SolutionCount:
         """Every placement of ``value`` pieces, by symmetry class, each class's leader checked."""
@@ -113,21 +143,21 @@ class _Search:
         board = self.problem.board
         leaders = sorted({canonical_form(board, [int(s) for s in row]) for row in sets[:listed]})
         for leader in leaders:
-            self._checked(np.array(leader))
+            self._checked(leader)
         names = tuple(tuple(square_names(board, leader)) for leader in leaders) if representatives else None
         return SolutionCount(int(stats[FOUND]), len(leaders), listed == int(stats[FOUND]), names)
 
-    def _checked(self, row: np.ndarray) -> tuple[str, ...]:
-        """The placement's names, after the independent checker has passed it."""
-        squares = sorted(int(s) for s in row if s >= 0)
+    def _checked(self, row) -> tuple[Square, ...]:
+        """The placement's squares, after the independent checker has passed it."""
+        squares = tuple(sorted(int(s) for s in row if s >= 0))
         board, objective = self.problem.board, self.problem.objective
         if not objective.satisfied_by(check_placement(board, self.problem.piece, squares)):
             raise AssertionError(f"the search returned {square_names(board, squares)}, which is no {objective.value}")
-        return tuple(square_names(board, squares))
+        return squares
 
     def result(self, status: Status, value: int | None, placement: tuple[str, ...], started: float,
                proof: str | None, tally: SolutionCount | None = None) -> PlacementResult:
-        lower = value if value is not None else (None if status is Status.INFEASIBLE else self.proved)
+        lower = None if status is Status.INFEASIBLE else self.proved
         info = SolverInfo("branch-and-bound", VERSION, {"nodes": self.nodes, "bound": "degree"})
         return PlacementResult(self.problem, status, value, lower, value, placement, bool(placement), proof, info,
                                round(time.perf_counter() - started, 6), count=tally)

@@ -13,14 +13,17 @@ def problem(piece, objective, rows, cols=None):
     return PlacementProblem(Board(rows, cols or rows), Piece(piece), Objective(objective))
 
 
-@pytest.mark.parametrize("solver", ["cpsat", "sat", "mip"])
+PROOF_PREFIX = {"cpsat": "cp-sat", "bnb": "branch-and-bound"}
+
+
+@pytest.mark.parametrize("solver", ["cpsat", "sat", "mip", "bnb"])
 def test_a_time_limited_solve_returns_a_verified_placement_without_claiming_optimality(solver):
     # No backend proves γ(N_16) = 40 in a second, but each finds a placement at once.
     result = solve(problem("knight", "domination", 16), solver=solver, time_limit=1.0)
     assert result.status is Status.FEASIBLE and not result.optimal and result.verified
     assert result.upper_bound == result.value
     # Each backend proves a bound below while it searches: the LP's, SAT's refutations.
-    assert 1 <= result.lower_bound < result.value and result.proof.startswith(solver.replace("cpsat", "cp-sat"))
+    assert 1 <= result.lower_bound < result.value and result.proof.startswith(PROOF_PREFIX.get(solver, solver))
     assert result.wall_time < 5
     board = result.problem.board
     assert check_placement(board, Piece.KNIGHT, parse_squares(board, result.placement)).dominating
@@ -111,9 +114,31 @@ def test_a_seed_makes_single_worker_cpsat_runs_repeatable():
 
 
 def test_auto_uses_sat_for_slider_domination_and_cpsat_for_leapers():
-    assert choose_backend(problem("queen", "domination", 8)) == "sat"
+    assert choose_backend(problem("rook", "domination", 8)) == "sat"
+    assert choose_backend(problem("queen", "total_domination", 8)) == "cpsat"
     assert choose_backend(problem("knight", "domination", 8)) == "cpsat"
     assert choose_backend(problem("bishop", "independence", 8)) == "cpsat"
+
+
+def test_auto_uses_the_branch_and_bound_for_queens_below_14_by_14():
+    for n in (1, 8, 13):
+        for variant in ("domination", "independent_domination"):
+            assert choose_backend(problem("queen", variant, n)) == "bnb"
+    assert choose_backend(problem("queen", "domination", 14)) == "cubes"
+    assert choose_backend(problem("queen", "domination", 13, 14)) == "bnb"
+    assert choose_backend(problem("queen", "domination", 14, 14)) == "cubes"
+
+
+def test_the_branch_and_bound_backend_answers_and_counts_with_a_time_limit():
+    answer = solve(problem("queen", "domination", 8), count=True, time_limit=60, representatives=True)
+    assert (answer.value, answer.lower_bound, answer.status.value) == (5, 5, "optimal")
+    assert answer.solver.name == "branch-and-bound" and answer.solver.params["backend"] == "bnb"
+    assert answer.proof == "branch-and-bound exhausted every placement of 4 pieces"
+    assert (answer.count.solutions, answer.count.up_to_symmetry, answer.count.exact) == (4860, 638, True)
+    with pytest.raises(ValueError, match="no options"):
+        solve(problem("queen", "domination", 5), solver="bnb", sat_solver="cadical195")
+    with pytest.raises(ValueError, match="objective"):
+        solve(problem("queen", "independence", 5), solver="bnb")
 
 
 def test_a_placement_the_checker_rejects_is_a_bug(monkeypatch):

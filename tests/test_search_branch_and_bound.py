@@ -50,11 +50,12 @@ def test_rectangular_boards_agree_with_sat():
                 sat.value, sat.count.solutions, sat.count.up_to_symmetry), problem
 
 
-def test_a_node_limit_stops_the_search_with_what_it_proved():
+def test_a_node_limit_stops_the_search_with_what_it_proved_and_found():
     problem = PlacementProblem(Board.square(12), Piece.QUEEN, BRANCH_AND_BOUND_OBJECTIVES[0])
     stopped = branch_and_bound(problem, node_limit=2_000)
-    assert stopped.status is Status.UNKNOWN and stopped.value is None and stopped.placement == ()
-    assert 1 <= stopped.lower_bound < 6 and stopped.proof is None
+    assert stopped.status is Status.FEASIBLE and stopped.value > 6 and stopped.verified
+    checked(problem, stopped.placement)
+    assert 1 < stopped.lower_bound < 6 and stopped.proof.endswith(f"of {stopped.lower_bound - 1} pieces")
     assert stopped.solver.params["nodes"] <= 2_000 + 1
 
 

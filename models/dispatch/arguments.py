@@ -13,7 +13,7 @@ from chessdom.chessboard import PlacementProblem
 MAX_SIDE = 64
 """The largest board side the models take."""
 
-SOLVERS = ("auto", "cpsat", "sat", "mip")
+SOLVERS = ("auto", "cpsat", "sat", "mip", "bnb")
 
 
 def check_solve_arguments(

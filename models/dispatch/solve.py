@@ -23,6 +23,7 @@ from chessdom.models.dispatch.arguments import check_solve_arguments
 from chessdom.models.dispatch.auto_rules import auto_rule
 from chessdom.models.dispatch.literature import literature_value
 from chessdom.models.dispatch.live_bounds import LiveBounds
+from chessdom.models.dispatch.native_backend import count_by_branch_and_bound, solve_branch_and_bound
 from chessdom.models.dispatch.theorems import TheoremBound, theorem_bound
 from chessdom.models.encodings.backend_answer import Outcome
 from chessdom.models.encodings.cpsat import CpSatParams, solve_cpsat
@@ -50,7 +51,8 @@ def solve(
 
     Parameters
     ----------
-    solver: ``"cpsat"``, ``"sat"``, ``"mip"`` (SCIP) or ``"auto"``
+    solver: ``"cpsat"``, ``"sat"``, ``"mip"`` (SCIP), ``"bnb"`` (the native branch-and-bound, domination
+        variants only) or ``"auto"``
         (:func:`~chessdom.models.dispatch.auto_rules.auto_rule`: by piece, objective and size).
     time_limit: seconds for the whole call, counting included; ``None`` for no limit.
     count: also count the optimal placements, and up to the board's symmetries
@@ -130,6 +132,8 @@ def _count(problem: PlacementProblem, result: PlacementResult, backend: str, wor
     as cubes or the board is large (:data:`COUNT_ON_WORKERS_FROM`), here otherwise; its
     parts listed are ``live`` events when the solve is ``watched``."""
     live(("bound", result.value, result.proof))  # the count may outlast the solve many times: show its proof
+    if backend == "bnb" and state_dir is None:  # one search, no parts to record
+        return count_by_branch_and_bound(problem, result.value, time_limit=time_limit, representatives=representatives)
     if backend == "cubes" or problem.board.num_squares >= COUNT_ON_WORKERS_FROM:
         on_parts = (lambda done, total: live(("count parts", done, total))) if watched else None
         return count_by_cubes(problem, result.value, workers.executor(), time_limit=time_limit,
@@ -152,7 +156,7 @@ def _checked(problem: PlacementProblem, outcome: Outcome, proved: tuple[int, str
 def _backend(problem: PlacementProblem, solver: str, executor: Executor | None, theorem) -> tuple[str, dict | None]:
     """The backend and, when ``auto`` chose it, why (:meth:`AutoRule.reason`)."""
     if executor is not None:
-        if solver in ("cpsat", "mip") or theorem is not None:
+        if solver in ("cpsat", "mip", "bnb") or theorem is not None:
             raise ValueError("cube-and-conquer runs SAT cubes without theorems: use solver 'sat' or 'auto'")
         return "cubes", None
     if solver != "auto":
@@ -166,6 +170,10 @@ def _backend(problem: PlacementProblem, solver: str, executor: Executor | None, 
 
 def _optimise(problem, backend, time_limit, seed, theorem, on_event, executor, cube_budget, backend_options) -> Outcome:
     known_bound = theorem.value if theorem else None
+    if backend == "bnb":
+        if backend_options:
+            raise ValueError(f"{', '.join(backend_options)}: the branch-and-bound backend takes no options")
+        return solve_branch_and_bound(problem, time_limit=time_limit, on_event=on_event)
     if backend == "cubes":
         return solve_by_cubes(
             problem, executor, time_limit=time_limit, cube_budget=cube_budget, on_event=on_event, **backend_options
