@@ -156,7 +156,7 @@ def test_a_large_count_lists_its_parts_on_the_cube_workers_whatever_backend_solv
         yield pool
 
     problem = PlacementProblem(Board.square(8), Piece.QUEEN, Objective.DOMINATION)
-    result = solve(problem, count=True, cube_workers=workers)
+    result = solve(problem, solver="sat", count=True, cube_workers=workers)
     assert result.solver.params["backend"] == "sat" and used == [pool]
     assert (result.count.solutions, result.count.up_to_symmetry) == (4860, 638)
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from chessdom.processes.pool import WORKER_ENTRY
 from chessdom.scripts.live_server import ServerProcess
 
 from processes_seen import GRACE, tagged_processes
@@ -25,7 +26,7 @@ FOURTEEN_QUEENS = {"kind": "domination", "params": {"size": 14, "piece": "queen"
 
 def is_pool_worker(pid: int) -> bool:
     try:
-        return b"pool:worker_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        return WORKER_ENTRY.encode() in Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return False
 

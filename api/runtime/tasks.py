@@ -16,6 +16,7 @@ from chessdom.chessboard import Board, Piece, PlacementProblem, PlacementResult,
 from chessdom.models.certificates import CertificateUnavailable
 from chessdom.models.cubes import available_cores, local_pool
 from chessdom.processes import report_event
+from chessdom.processes.executors import open_executor
 
 from chessdom.api.runtime.answer import Answer, Certificate, Certification, PlacementVerdict
 from chessdom.api.runtime.calls import FieldError, squares
@@ -58,7 +59,7 @@ def placement(
     service said why none may be made now (``certificate_refused``)."""
     started = time.monotonic()
     certify = certify and certificate_refused is None
-    where = cube_workers if scheduler is None else partial(_cluster, scheduler)
+    where = cube_workers if scheduler is None else partial(open_executor, scheduler, None)
     # An enumeration certificate lists every class: its representatives are listed then,
     # and shown only when asked for.
     result = models.solve(problem, time_limit=time_limit, on_progress=report_event, cube_workers=where, count=count,
@@ -70,7 +71,7 @@ def placement(
     # A job's progress says the solve is done and the certificate is being made.
     report_event({"value": result.value, "placement": list(result.placement), "lower_bound": result.lower_bound,
                   "upper_bound": result.upper_bound, "proof": result.proof, "certifying": True})
-    with contextlib.nullcontext() if scheduler is None else _cluster(scheduler) as executor:
+    with open_executor(scheduler, None) as executor:
         made = partial(_certificate, result, executor=executor, max_total_bytes=max_certificate_bytes)
         bound = made(_left(time_limit, started))
         counted = made(_left(time_limit, started), enumeration=True) if result.count is not None else None
@@ -98,14 +99,6 @@ def cube_workers():
     finally:
         for token in extra:
             _slots.release(token)
-
-
-@contextlib.contextmanager
-def _cluster(scheduler: str):
-    from distributed import Client
-
-    with Client(scheduler, timeout=10) as client:
-        yield client.get_executor()
 
 
 def _left(time_limit: float | None, started: float) -> float | None:
