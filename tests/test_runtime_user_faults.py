@@ -430,7 +430,7 @@ def test_a_count_of_ten_queens_says_it_has_no_placement_to_verify(client):
 
 def test_auto_says_which_rule_chose_the_backend_and_what_was_measured():
     auto = solve(queens(8)).solver.params["auto"]
-    assert auto["rule"] == "sat-for-slider-domination" and "γ(Q_13) = 7 in 9 s" in auto["measured"]
+    assert auto["rule"] == "branch-and-bound-for-queen-domination" and "γ(Q_13) = 7 in 0.6 s" in auto["measured"]
     assert auto["source"].startswith("docs/benchmarks")
     assert len({rule.name for rule in AUTO_RULES}) == len(AUTO_RULES)
 
@@ -449,5 +449,5 @@ def test_an_optimum_cached_in_the_older_shape_is_solved_again(client):
     db = store.database.connect()
     db.execute("UPDATE results SET format = 1, result = json_set(result, '$.solver.params.auto', 'a sentence')")
     again = client.post("/domination", json=body).get_json()
-    assert again["cached"] is False and again["solver"]["params"]["auto"]["rule"] == "sat-for-slider-domination"
+    assert again["cached"] is False and again["solver"]["params"]["auto"]["rule"] == "branch-and-bound-for-queen-domination"
     assert client.post("/domination", json=body).get_json()["cached"] is True
