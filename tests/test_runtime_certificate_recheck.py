@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import dratify
 
-from chessdom.api.runtime import certificate_store
+from chessdom.api.runtime import certificate_recheck, certificate_store
 from chessdom.certificates import MANIFEST, CheckerUnavailable, check_certificate
 from chessdom.certificates.refutation import POLICY, REVISION
 
@@ -91,10 +91,10 @@ def test_a_forged_proof_an_earlier_checker_accepted_is_withdrawn_for_good(make_a
         assert problem["code"] == "certificate_withdrawn"
         assert "withdrawn" in problem["detail"] and "rejected" in problem["detail"]
         assert "proof.drat" in problem["detail"]
-    marker = json.loads((directory / certificate_store.WITHDRAWN).read_text(encoding="utf-8"))
+    marker = json.loads((directory / certificate_recheck.WITHDRAWN).read_text(encoding="utf-8"))
     assert marker["reason"] in problem["detail"]
     assert read_manifest(directory)["check"]["checked"] is False
-    monkeypatch.setattr(certificate_store, "independent_check", never_run)
+    monkeypatch.setattr(certificate_recheck, "independent_check", never_run)
     restarted = make_app(run_jobs=False).test_client()  # the same data directory
     for route in ROUTES:
         response = restarted.get(certificate[route], headers={"Accept-Encoding": "gzip"})
@@ -105,7 +105,7 @@ def test_a_certificate_checked_at_this_revision_is_served_without_checking_it_ag
     certificate = certify(client)
     before = read_manifest(directory_of(client, certificate))
     assert before["check"]["revision"] == REVISION
-    monkeypatch.setattr(certificate_store, "independent_check", never_run)
+    monkeypatch.setattr(certificate_recheck, "independent_check", never_run)
     for route in ROUTES:
         assert client.get(certificate[route]).status_code == 200
     assert read_manifest(directory_of(client, certificate)) == before
@@ -115,14 +115,14 @@ def test_concurrent_first_downloads_run_one_recheck(client, monkeypatch):
     certificate = certify(client)
     directory = directory_of(client, certificate)
     as_an_old_store_kept_it(directory)
-    checks, real = [], certificate_store.independent_check
+    checks, real = [], certificate_recheck.independent_check
 
     def slow_check(*args, **kwargs):
         checks.append(threading.get_ident())
         time.sleep(0.5)  # long enough for every download to arrive while it runs
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(certificate_store, "independent_check", slow_check)
+    monkeypatch.setattr(certificate_recheck, "independent_check", slow_check)
     app = client.application
     with ThreadPoolExecutor(6) as pool:
         statuses = list(pool.map(lambda route: app.test_client().get(certificate[route]).status_code, ROUTES * 2))
@@ -135,11 +135,11 @@ def test_a_recheck_out_of_time_serves_the_certificate_as_unchecked_and_is_not_re
     certificate = certify(client)
     directory = directory_of(client, certificate)
     old = as_an_old_store_kept_it(directory)
-    monkeypatch.setattr(certificate_store, "RECHECK_SECONDS", 0.001)
+    monkeypatch.setattr(certificate_recheck, "RECHECK_SECONDS", 0.001)
     check = client.get(certificate["manifest"]).get_json()["check"]
     assert check["checked"] is False and "did not finish within" in check["verdict"]
     assert check["previous_checker"] == old
-    monkeypatch.setattr(certificate_store, "independent_check", never_run)
+    monkeypatch.setattr(certificate_recheck, "independent_check", never_run)
     for route in ROUTES:
         assert client.get(certificate[route]).status_code == 200
 
@@ -167,18 +167,18 @@ def test_without_its_engine_the_checker_decides_nothing_and_nothing_is_served(cl
     def unavailable(*args, **kwargs):
         raise CheckerUnavailable("dratify's native engine is not installed")
 
-    monkeypatch.setattr(certificate_store, "checker_versions", unavailable)
+    monkeypatch.setattr(certificate_recheck, "checker_versions", unavailable)
     for route in ROUTES:
         response = client.get(certificate[route])
         assert response.status_code == 503 and response.headers["Retry-After"]
         assert "native engine" in response.get_json()["detail"]
-    assert read_manifest(directory) == before and not (directory / certificate_store.WITHDRAWN).exists()
+    assert read_manifest(directory) == before and not (directory / certificate_recheck.WITHDRAWN).exists()
 
 
 def test_a_lock_file_a_killed_recheck_left_is_swept(tmp_path):
     store = certificate_store.CertificateStore(tmp_path)
     store.root.mkdir()
-    (store.root / f".{'0' * 32}{certificate_store.CHECKING}").touch()
+    (store.root / f".{'0' * 32}{certificate_recheck.CHECKING}").touch()
     store.sweep_partials()
     assert list(store.root.iterdir()) == []
 

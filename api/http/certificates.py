@@ -25,7 +25,8 @@ from chessdom.certificates import FORMULA, PROOF
 from chessdom.api.http.errors import problem
 from chessdom.api.http.schemas import ProblemDetail
 from chessdom.api.runtime.answer import Certificate
-from chessdom.api.runtime.certificate_store import WITHDRAWN, CertificateStore, RecheckUnavailable
+from chessdom.api.runtime.certificate_recheck import WITHDRAWN, RecheckUnavailable
+from chessdom.api.runtime.certificate_store import CertificateStore
 
 CHUNK = 1 << 20
 GZIP_WINDOW = 16 + zlib.MAX_WBITS  # zlib's wbits for a gzip header and trailer
