@@ -16,8 +16,8 @@ from collections.abc import Iterator
 import numpy as np
 
 from chessdom.chessboard import (
-    Objective, PlacementProblem, PlacementResult, SolutionCount, SolverInfo, Square, Status, attack_table,
-    canonical_form, check_placement, square_names,
+    Board, Objective, PlacementProblem, PlacementResult, SolutionCount, SolverInfo, Square, Status, attack_table,
+    check_placement, square_names, symmetry_permutations,
 )
 from chessdom.native_search.greedy import greedy_domination, greedy_total_domination
 from chessdom.native_search.domination_kernel import FOUND, NODES, STOPPED, dominating_set
@@ -59,27 +59,49 @@ def branch_and_bound(problem: PlacementProblem, *, count: bool = False, represen
     return search.result(Status.OPTIMAL, value, placement, started, proof, tally)
 
 
-def optimum_events(problem: PlacementProblem) -> Iterator[tuple]:
+def optimum_events(problem: PlacementProblem, time_limit: float | None = None) -> Iterator[tuple]:
     """The search as the models' backends report it: ``("solution", squares)`` of the greedy
     placement it starts from, ``("bound", k, proof)`` each time a smaller number is refuted,
-    then ``("solution", squares)`` of an optimal placement; or ``("infeasible", proof)``."""
-    return _Search(problem, 0).events()
+    then ``("solution", squares)`` of an optimal placement; or ``("infeasible", proof)``.
+    At ``time_limit`` seconds the events end where the search stood."""
+    try:
+        yield from _Search(problem, time_limit=time_limit).events()
+    except SearchStopped:
+        return
 
 
-def count_optimal(problem: PlacementProblem, value: int, *, representatives: bool = False) -> SolutionCount:
+def count_optimal(problem: PlacementProblem, value: int, *, representatives: bool = False,
+                  time_limit: float | None = None) -> SolutionCount:
     """How many placements of ``value`` pieces solve ``problem`` (``value`` its proved
-    optimum), and in how many symmetry classes, each class's leader checked."""
-    return _Search(problem, 0).count(value, representatives)
+    optimum), and in how many symmetry classes, each class's leader checked; stopped at
+    ``time_limit`` seconds, the placements listed until then (``exact`` false)."""
+    return _Search(problem, time_limit=time_limit).count(value, representatives)
+
+
+def class_leaders(board: Board, rows: np.ndarray) -> list[tuple[Square, ...]]:
+    """The canonical form (:func:`~chessdom.chessboard.canonical_form`: the least sorted
+    image) of each class among ``rows`` (sorted placements of one size), sorted: all images
+    at once in numpy, each compared as the bytes of big-endian squares (measured, 200,000
+    placements of 5 on 8×8: 0.29 s, against 1.4 s one placement at a time)."""
+    if not len(rows):
+        return []
+    permutations = np.array(symmetry_permutations(board), dtype=np.int16)
+    images = np.ascontiguousarray(np.sort(permutations[:, rows], axis=2).astype(">u2"))
+    as_bytes = images.view(f"V{2 * rows.shape[1]}").reshape(images.shape[:2])
+    leaders = np.unique(np.sort(as_bytes, axis=0)[0])
+    squares = np.frombuffer(leaders.tobytes(), dtype=">u2").reshape(-1, rows.shape[1])
+    return [tuple(int(s) for s in row) for row in squares]
 
 
 class _Search:
     """One problem's bit rows and the searches run on them."""
 
-    def __init__(self, problem: PlacementProblem, node_limit: int):
+    def __init__(self, problem: PlacementProblem, node_limit: int = 0, time_limit: float | None = None):
         if problem.objective not in BRANCH_AND_BOUND_OBJECTIVES:
             answered = ", ".join(objective.value for objective in BRANCH_AND_BOUND_OBJECTIVES)
             raise ValueError(f"objective: branch-and-bound answers {answered}, not {problem.objective.value}")
         self.problem, self.node_limit, self.nodes, self.proved = problem, node_limit, 0, 1
+        self.deadline = None if time_limit is None else time.monotonic() + time_limit
         board, squares = problem.board, problem.board.num_squares
         attacks = attack_table(board, problem.piece).bitsets
         total = problem.objective is Objective.TOTAL_DOMINATION
@@ -103,14 +125,16 @@ class _Search:
     def coverable(self) -> bool:
         return self.reach == (1 << self.problem.board.num_squares) - 1
 
-    def _run(self, k: int, list_rows: int = 0) -> tuple[bool, np.ndarray, np.ndarray]:
-        left = self.node_limit - self.nodes if self.node_limit else 0
-        if self.node_limit and left <= 0:
+    def _run(self, k: int, list_rows: int = 0, *, may_stop: bool = False) -> tuple[bool, np.ndarray, np.ndarray]:
+        """One search for ``k``; SearchStopped when a limit ends it, unless it ``may_stop``."""
+        nodes_left = self.node_limit - self.nodes if self.node_limit else 0
+        seconds = None if self.deadline is None else self.deadline - time.monotonic()
+        if (self.node_limit and nodes_left <= 0) or (seconds is not None and seconds <= 0):
             raise SearchStopped
         exists, sets, stats = dominating_set(self.covers, self.excludes, self.full, k, list_rows=list_rows,
-                                             node_limit=left)
+                                             node_limit=nodes_left, seconds=seconds)
         self.nodes += int(stats[NODES])
-        if stats[STOPPED]:
+        if stats[STOPPED] and not may_stop:
             raise SearchStopped
         return exists, sets, stats
 
@@ -137,15 +161,17 @@ class _Search:
         return greedy_domination(board, piece, independent=objective is Objective.INDEPENDENT_DOMINATION)
 
     def count(self, value: int, representatives: bool) -> SolutionCount:
-        """Every placement of ``value`` pieces, by symmetry class, each class's leader checked."""
-        _, sets, stats = self._run(value, list_rows=MAX_LISTED)
-        listed = min(int(stats[FOUND]), MAX_LISTED)
+        """Every placement of ``value`` pieces, by symmetry class, each class's leader
+        checked; a count stopped by a limit holds those listed until then, inexact."""
+        _, sets, stats = self._run(value, list_rows=MAX_LISTED, may_stop=True)
+        found = int(stats[FOUND])
+        listed = min(found, MAX_LISTED)
         board = self.problem.board
-        leaders = sorted({canonical_form(board, [int(s) for s in row]) for row in sets[:listed]})
+        leaders = class_leaders(board, sets[:listed])
         for leader in leaders:
             self._checked(leader)
         names = tuple(tuple(square_names(board, leader)) for leader in leaders) if representatives else None
-        return SolutionCount(int(stats[FOUND]), len(leaders), listed == int(stats[FOUND]), names)
+        return SolutionCount(found, len(leaders), listed == found and not stats[STOPPED], names)
 
     def _checked(self, row) -> tuple[Square, ...]:
         """The placement's squares, after the independent checker has passed it."""

@@ -22,15 +22,17 @@ total domination uses open neighbourhoods (the caller's ``covers``). Measured on
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 from numba import njit
 
 NODES, FOUND, STOPPED = 0, 1, 2
 """Slots of the ``stats`` array: search nodes visited, sets found, and 1 once the node
-limit stopped the search (its answer then proves nothing)."""
+limit or the caller stopped the search (its answer then proves nothing)."""
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _popcount(x):
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
@@ -38,12 +40,12 @@ def _popcount(x):
     return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _has(bits, v):
     return (bits[v >> 6] >> np.uint64(v & 63)) & np.uint64(1)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _overlap(row, bits):
     total = 0
     for w in range(bits.shape[0]):
@@ -51,7 +53,7 @@ def _overlap(row, bits):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _branch_vertex(covers, undominated, allowed, k):
     """The undominated vertex with the fewest allowed candidates (and that number), or
     ``(-1, 0)`` when the degree bound says ``k`` more squares cannot finish the set."""
@@ -75,7 +77,7 @@ def _branch_vertex(covers, undominated, allowed, k):
     return best, fewest
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _candidates(covers, undominated, allowed, vertex, how_many):
     """The allowed candidates of ``vertex``, the most undominated vertices covered first."""
     found = np.empty(how_many, np.int64)
@@ -89,13 +91,14 @@ def _candidates(covers, undominated, allowed, vertex, how_many):
     return found[np.argsort(-gains[:c], kind="mergesort")]
 
 
-@njit(cache=True)
-def _search(covers, excludes, full, dominated, allowed, k, chosen, depth, found, list_all, stats, node_limit):
+@njit(cache=True, nogil=True)
+def _search(covers, excludes, full, dominated, allowed, k, chosen, depth, found, list_all, stats, node_limit, stop):
     """Whether a set of at most ``k`` more squares completes ``chosen[:depth]``, the sets
     found recorded in ``found`` (as many as it has rows; ``stats[FOUND]`` counts them all);
-    with ``list_all`` the search goes on past the first."""
+    with ``list_all`` the search goes on past the first. A nonzero ``stop[0]`` (set by
+    another thread: the search holds no GIL) ends it as the node limit does."""
     stats[NODES] += 1
-    if node_limit > 0 and stats[NODES] > node_limit:
+    if stop[0] or (node_limit > 0 and stats[NODES] > node_limit):
         stats[STOPPED] = 1
         return True
     undominated = full & ~dominated
@@ -114,20 +117,33 @@ def _search(covers, excludes, full, dominated, allowed, k, chosen, depth, found,
         narrowed[v >> 6] &= ~(np.uint64(1) << np.uint64(v & 63))  # the later branches exclude v
         chosen[depth] = v
         if _search(covers, excludes, full, dominated | covers[v], narrowed & ~excludes[v], k - 1, chosen,
-                   depth + 1, found, list_all, stats, node_limit):
+                   depth + 1, found, list_all, stats, node_limit, stop):
             return True
     return False
 
 
 def dominating_set(covers: np.ndarray, excludes: np.ndarray, full: np.ndarray, k: int, *,
-                   list_rows: int = 0, node_limit: int = 0) -> tuple[bool, np.ndarray, np.ndarray]:
+                   list_rows: int = 0, node_limit: int = 0,
+                   seconds: float | None = None) -> tuple[bool, np.ndarray, np.ndarray]:
     """``(exists, sets, stats)``: whether a set of at most ``k`` vertices covers ``full``
     (``covers[v]`` what ``v`` covers; choosing ``v`` takes ``excludes[v]`` from the
     candidates), and ``sets`` holding the first one found. With ``list_rows`` the search
     lists every set of exactly ``k`` (the first ``list_rows`` in ``sets``, their number in
-    ``stats[FOUND]``) and ``exists`` says only whether the node limit stopped it."""
+    ``stats[FOUND]``). ``node_limit`` nodes or ``seconds`` end it early, ``stats[STOPPED]``
+    then 1: the search runs in a thread of its own, stopped by a flag it reads at every
+    node, so that a time limit needs no child process (whose first search would load the
+    compiled code again: 0.4 s, measured through the service)."""
     sets = np.full((max(list_rows, 1), k), -1, np.int16)  # squares < 32,768; a million sets of 10 in 20 MB
     stats = np.zeros(3, np.int64)
-    exists = _search(covers, excludes, full, np.zeros(full.shape[0], np.uint64), full.copy(), k,
-                     np.zeros(k + 1, np.int16), 0, sets, list_rows > 0, stats, node_limit)
-    return bool(exists), sets, stats
+    stop = np.zeros(1, np.uint8)
+    arguments = (covers, excludes, full, np.zeros(full.shape[0], np.uint64), full.copy(), k,
+                 np.zeros(k + 1, np.int16), 0, sets, list_rows > 0, stats, node_limit, stop)
+    if seconds is None:
+        return bool(_search(*arguments)), sets, stats
+    answer = []
+    thread = threading.Thread(target=lambda: answer.append(_search(*arguments)), daemon=True)
+    thread.start()
+    thread.join(max(seconds, 0.0))
+    stop[0] = 1
+    thread.join()
+    return bool(answer[0]), sets, stats

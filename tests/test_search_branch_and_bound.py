@@ -2,6 +2,7 @@
 that none exists) for every piece and domination variant on every board up to 8×8, the
 same count and classes up to 6×6, every placement through the independent checker."""
 
+import numpy as np
 import pytest
 
 from chessdom import models
@@ -57,6 +58,34 @@ def test_a_node_limit_stops_the_search_with_what_it_proved_and_found():
     checked(problem, stopped.placement)
     assert 1 < stopped.lower_bound < 6 and stopped.proof.endswith(f"of {stopped.lower_bound - 1} pieces")
     assert stopped.solver.params["nodes"] <= 2_000 + 1
+
+
+def test_a_time_limit_stops_the_compiled_search_from_its_own_thread():
+    import time
+
+    from chessdom.native_search.branch_and_bound import count_optimal, optimum_events
+
+    knights = PlacementProblem(Board.square(16), Piece.KNIGHT, BRANCH_AND_BOUND_OBJECTIVES[0])
+    started = time.monotonic()
+    events = list(optimum_events(knights, time_limit=0.5))
+    assert time.monotonic() - started < 3
+    assert events[1][0] == "solution" and all(event[0] != "infeasible" for event in events)
+    rooks = PlacementProblem(Board.square(8), Piece.ROOK, BRANCH_AND_BOUND_OBJECTIVES[0])
+    started = time.monotonic()
+    partial = count_optimal(rooks, 8, time_limit=0.05)
+    assert time.monotonic() - started < 10  # what was listed is sorted into classes after the stop
+    assert not partial.exact and 0 < partial.solutions < 33_514_112
+
+
+def test_class_leaders_are_the_canonical_forms():
+    from chessdom.chessboard import canonical_form
+    from chessdom.native_search.branch_and_bound import class_leaders
+
+    board = Board(5, 5)
+    placements = [(0, 1, 7), (3, 4, 9), (20, 21, 17), (2, 12, 22), (10, 11, 12)]
+    rows = np.array([sorted(p) for p in placements], dtype=np.int16)
+    assert class_leaders(board, rows) == sorted({canonical_form(board, p) for p in placements})
+    assert class_leaders(Board(3, 4), rows[:0]) == []
 
 
 def test_independence_is_not_its_question():

@@ -1,7 +1,8 @@
 """The native branch-and-bound (:mod:`chessdom.native_search.branch_and_bound`) as a backend
 of the dispatcher, ``solver="bnb"``: its bounds and placement reported as the SAT backend
-reports its own, in a child process killed at the time limit when there is one (the
-compiled search cannot be interrupted), and its count of the optimal placements."""
+reports its own, and its count of the optimal placements. It runs in this process: the
+compiled search stops itself at the time limit (it reads a flag at every node), so it
+needs no child to kill."""
 
 from __future__ import annotations
 
@@ -9,18 +10,21 @@ from collections.abc import Callable
 
 from chessdom.chessboard import PlacementProblem, SolutionCount
 from chessdom.models.encodings.backend_answer import Outcome
-from chessdom.native_search.branch_and_bound import VERSION, count_optimal, optimum_events
-from chessdom.processes.killable import run_killable
 
 NAME = "branch-and-bound"
+# native_search is imported where it is used: it loads numba, 0.18 s of every start of
+# chessdom.models (measured with -X importtime), which a SAT or CP-SAT solve never needs.
 
 
 def solve_branch_and_bound(problem: PlacementProblem, *, time_limit: float | None = None,
                            on_event: Callable[[tuple], None] | None = None) -> Outcome:
     """The optimum of ``problem`` by branch-and-bound, or what it proved within ``time_limit``."""
-    events = _events(optimum_events, (problem,), time_limit, on_event)
+    from chessdom.native_search.branch_and_bound import VERSION, optimum_events
+
     placement, bound, proof = None, None, None
-    for event in events:
+    for event in optimum_events(problem, time_limit):
+        if on_event is not None:
+            on_event(event)
         if event[0] == "infeasible":
             return Outcome(None, None, event[1], infeasible=True, solver_name=NAME, solver_version=VERSION)
         if event[0] == "solution":
@@ -32,22 +36,8 @@ def solve_branch_and_bound(problem: PlacementProblem, *, time_limit: float | Non
 
 def count_by_branch_and_bound(problem: PlacementProblem, value: int, *, time_limit: float | None = None,
                               representatives: bool = False) -> SolutionCount:
-    """Every optimal placement listed by the search; a count stopped by ``time_limit`` has
-    listed nothing it can vouch for, and says so (``exact`` false, no placements)."""
-    events = _events(_count_events, (problem, value, representatives), time_limit, None)
-    return events[-1][1] if events else SolutionCount(0, 0, False, () if representatives else None)
+    """Every optimal placement listed by the search; one stopped by ``time_limit`` holds
+    those listed until then (``exact`` false)."""
+    from chessdom.native_search.branch_and_bound import count_optimal
 
-
-def _count_events(problem: PlacementProblem, value: int, representatives: bool):
-    yield ("count", count_optimal(problem, value, representatives=representatives))
-
-
-def _events(generate, args: tuple, time_limit: float | None, on_event) -> list[tuple]:
-    if time_limit is None:
-        events = []
-        for event in generate(*args):
-            events.append(event)
-            if on_event is not None:
-                on_event(event)
-        return events
-    return run_killable(generate, args, time_limit, on_event=on_event)[0]
+    return count_optimal(problem, value, representatives=representatives, time_limit=time_limit)
