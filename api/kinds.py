@@ -19,7 +19,7 @@ from chessdom.chessboard import PLACEMENT_VARIANTS, NQueensResult, Piece, Placem
 from chessdom.native_search import PathResult, TourResult
 
 from chessdom.api import requests, responses
-from chessdom.api.requests import StrictModel
+from chessdom.api.requests.rules import StrictModel
 from chessdom.api.runtime import tasks
 from chessdom.api.runtime.calls import Call, square, squares
 

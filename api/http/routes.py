@@ -14,7 +14,8 @@ from chessdom.api.http import schemas
 from chessdom.api.http.answers import answer_json, job_json, listed_count
 from chessdom.api.http.errors import problem
 from chessdom.api.kinds import KINDS, JobRequest, Kind, verify_call
-from chessdom.api.requests import SYNC_MAX_TIME_LIMIT, VerifyRequest
+from chessdom.api.requests import VerifyRequest
+from chessdom.api.requests.fields import SYNC_MAX_TIME_LIMIT
 from chessdom.api.runtime.calls import Call, FieldError, call_bytes
 from chessdom.api.runtime.service import ServiceBusy
 from chessdom.api.runtime.store.jobs import CANCELABLE_STATUSES, QueueFull

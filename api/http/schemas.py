@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from chessdom.api.kinds import KINDS
-from chessdom.api.requests import Integer, StrictModel
+from chessdom.api.requests.rules import Integer, StrictModel
 from chessdom.api.runtime.store.jobs import JOB_STATUSES
 from chessdom.api.runtime.tasks import MAX_LISTED_PAIRS
 

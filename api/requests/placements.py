@@ -1,0 +1,106 @@
+"""The requests of the placement kinds, answered by the models: domination (γ, i, γt) and
+independence (β), each with its job form (longer time limit), and the check of a given
+placement (``POST /verify``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from chessdom.chessboard import VARIANT_OBJECTIVES
+from chessdom.models import SOLVERS
+
+from chessdom.api.requests.fields import (
+    ON_THE_BOARD,
+    SEARCH_MAX_SIDE,
+    JobTimeLimit,
+    ModelBoard,
+    PieceName,
+    SearchBoard,
+    Seed,
+    SquareName,
+    TimeLimit,
+)
+from chessdom.api.requests.rules import ExactlyOne, examples
+
+
+class PlacementRequest(ModelBoard):
+    piece: PieceName
+    solver: Literal[SOLVERS] = "auto"
+    time_limit: TimeLimit = 10.0
+    count: bool = Field(False, description="also count optimal placements, and up to symmetry")
+    seed: Seed = 0
+    use_theorems: bool = Field(False, description="allow a cited theorem as the proof of the bound")
+    certify: bool = Field(
+        False,
+        description="with an optimal answer, also a certificate of its bound: the plain formula and a DRAT "
+                    "refutation, accepted by an independent checker before `checked: true`; it shares the time "
+                    "limit with the solve; certified answers are not served from the cache",
+    )
+    trace: bool = Field(False, description="also the greedy baseline's steps, each with the squares it gained")
+    cache: bool = Field(True, description="false: solve afresh rather than serve a proven optimum from the cache")
+    representatives: bool = Field(
+        False, description="with count: also one placement per symmetry class (a job pages them at "
+        "GET /jobs/{id}/representatives)",
+    )
+
+
+class IndependenceRequest(PlacementRequest):
+    """A solve stopped by `time_limit` returns the largest verified set with `optimal: false`."""
+
+    model_config = examples(
+        eight_queens=("β(Q8): the eight queens", {"size": 8, "piece": "queen"}),
+        rooks_by_sat=("five rooks on 5×7, by SAT", {"rows": 5, "cols": 7, "piece": "rook", "solver": "sat"}),
+    )
+
+
+class DominationRequest(PlacementRequest):
+    """`variant`: `plain` (γ), `independent` (i) or `total` (γt). A solve stopped by
+    `time_limit` returns the best verified placement with `optimal: false`."""
+
+    model_config = examples(
+        queens=("γ(Q8): five queens dominate the 8×8 board", {"size": 8, "piece": "queen"}),
+        independent_knights=("independent knights on 6×9, counted", {
+            "rows": 6, "cols": 9, "piece": "knight", "variant": "independent", "count": True}),
+        certified=("γ(Q6) with a certificate of its bound", {"size": 6, "piece": "queen", "certify": True}),
+    )
+
+    variant: Literal[tuple(VARIANT_OBJECTIVES)] = "plain"
+
+
+Placement = Annotated[list[SquareName], Field(max_length=SEARCH_MAX_SIDE * SEARCH_MAX_SIDE)]
+
+
+class VerifyRequest(SearchBoard):
+    model_config = examples(
+        dominating=("five queens that dominate the 8×8 board", {
+            "size": 8, "piece": "queen", "placement": ["b5", "c5", "d5", "e5", "h5"]}),
+        attacking=("two rooks that attack each other", {"size": 4, "piece": "rook", "placement": ["a1", "a4"]}),
+    )
+
+    exactly_one = (*SearchBoard.exactly_one, ExactlyOne((("placement",), ("squares",))))
+    piece: PieceName
+    placement: Placement = Field(None, description=(
+        "the squares the pieces stand on, as answers give them; each " + ON_THE_BOARD + ", and at most once (names "
+        "are case-insensitive: a1 and A1 are one square)"))
+    squares: Placement = Field(None, description="deprecated: the old name of `placement`; give one of the two",
+                               json_schema_extra={"deprecated": True})
+
+    @property
+    def names(self) -> list[str]:
+        return self.placement if self.placement is not None else self.squares
+
+    @property
+    def names_field(self) -> str:
+        """The name this request gave its squares, for the errors that name them."""
+        return "placement" if self.placement is not None else "squares"
+
+
+# Jobs take the same parameters with longer limits.
+class DominationJob(DominationRequest):
+    time_limit: JobTimeLimit = 60.0
+
+
+class IndependenceJob(IndependenceRequest):
+    time_limit: JobTimeLimit = 60.0
