@@ -72,6 +72,7 @@ def solve(
         callable returning a context manager that yields an executor (default: a warm worker per core).
     state_dir: with ``count``, where the count records each part it finishes: run again with it, a
         stopped count lists only the parts left, a finished one answers at once (:mod:`chessdom.models.counting.state`).
+        A count by the branch-and-bound is one search with no parts: it leaves an empty directory empty.
     backend_options: fields of :class:`CpSatParams`, :class:`SatParams` or :class:`MipParams`.
 
     Raises
@@ -98,6 +99,12 @@ def solve(
                              representatives=representatives, watched=on_progress is not None, state_dir=state_dir)
             result = replace(result, count=counted)
     return replace(result, wall_time=time.perf_counter() - started)
+
+
+def _holds_nothing(state_dir: Path | None) -> bool:
+    """Whether ``state_dir`` is absent or empty: a count whose parts were recorded there
+    goes on with them, and refuses a state of another count."""
+    return state_dir is None or not (Path(state_dir).is_dir() and any(Path(state_dir).iterdir()))
 
 
 def _left(time_limit: float | None, started: float) -> float | None:
@@ -132,7 +139,7 @@ def _count(problem: PlacementProblem, result: PlacementResult, backend: str, wor
     as cubes or the board is large (:data:`COUNT_ON_WORKERS_FROM`), here otherwise; its
     parts listed are ``live`` events when the solve is ``watched``."""
     live(("bound", result.value, result.proof))  # the count may outlast the solve many times: show its proof
-    if backend == "bnb" and state_dir is None:  # one search, no parts to record
+    if backend == "bnb" and _holds_nothing(state_dir):  # one search of seconds, no parts to record or resume
         return count_by_branch_and_bound(problem, result.value, time_limit=time_limit, representatives=representatives)
     if backend == "cubes" or problem.board.num_squares >= COUNT_ON_WORKERS_FROM:
         on_parts = (lambda done, total: live(("count parts", done, total))) if watched else None
