@@ -8,7 +8,7 @@ from chessdom.chessboard import Objective, Piece
 
 FAMILIES = {
     "queen-domination": (Piece.QUEEN, Objective.DOMINATION, range(4, 17)),
-    "queen-independent": (Piece.QUEEN, Objective.INDEPENDENT_DOMINATION, range(4, 17)),
+    "queen-independent": (Piece.QUEEN, Objective.INDEPENDENT_DOMINATION, range(4, 20)),
     "knight-domination": (Piece.KNIGHT, Objective.DOMINATION, range(4, 19)),
 }
 COUNT_FAMILIES = {
