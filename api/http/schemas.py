@@ -38,7 +38,10 @@ class JobResponse(BaseModel):
     finished_at: float | None
     progress: dict[str, Any] | None = Field(
         None, description="while running: best verified placement and best proven bound so far (and cubes "
-                          "done/total); `certifying: true` once the solve is done and its certificate is being made"
+                          "done/total); once the solve is done and a certificate was asked for, the answer with "
+                          "`certifying: true` and `certificate: {state, …}` (with a count, `count_certificate` next): "
+                          "`making` (a cube bundle's proofs `done` of `total`), `checking`, then `checked`, "
+                          "`unchecked` or `unavailable` (these two with a `reason`)"
     )
 
 

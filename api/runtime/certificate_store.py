@@ -36,7 +36,7 @@ from chessdom.models.certificates import (
     make_certificate,
     sweep_partial_directories,
 )
-from chessdom.models.certificates.make import PARTIAL
+from chessdom.models.certificates.make import PARTIAL, Progress
 
 from chessdom.api.runtime.certificate_recheck import recheck
 from chessdom.api.runtime.locks import exclusively, hold_lock_file, lock_file_held, release_lock_file
@@ -59,13 +59,16 @@ class CertificateStore:
         self.max_proof_bytes = max_proof_bytes or MAX_PROOF_BYTES
 
     def make(self, result: PlacementResult, *, time_limit: float | None, enumeration: bool = False,
-             executor: Executor | None = None, max_total_bytes: int | None = None) -> dict:
+             executor: Executor | None = None, max_total_bytes: int | None = None,
+             on_progress: Progress | None = None) -> dict:
         """Certify ``result``'s optimum (with ``enumeration``, its count and classes) under a
         new id: the answer's ``certificate`` (id, claim and the checker's verdict). Cube
-        proofs run on ``executor`` when given. With ``max_total_bytes``, all certificates
-        together stay within it however many are made at once (:meth:`_reserve`,
-        :meth:`_settle`). Raises CertificateUnavailable with the reason when there is none:
-        no room within ``max_total_bytes``, a full disk or a read-only one among them."""
+        proofs run on ``executor`` when given; ``on_progress`` is told the maker's states
+        (``making``, ``checking``: :func:`make_certificate`). With ``max_total_bytes``, all
+        certificates together stay within it however many are made at once
+        (:meth:`_reserve`, :meth:`_settle`). Raises CertificateUnavailable with the reason
+        when there is none: no room within ``max_total_bytes``, a full disk or a read-only
+        one among them."""
         certificate_id = uuid.uuid4().hex
         writing = self.root / f".{certificate_id}{WRITING}"
         try:
@@ -74,7 +77,7 @@ class CertificateStore:
             try:
                 manifest = make_certificate(result, self.root / certificate_id, time_limit=time_limit,
                                             max_proof_bytes=self.max_proof_bytes, enumeration=enumeration,
-                                            executor=executor)
+                                            executor=executor, on_progress=on_progress)
                 self._settle(certificate_id, writing, reserved, max_total_bytes)
             finally:
                 release_lock_file(writing, lock)

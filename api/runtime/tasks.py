@@ -14,6 +14,7 @@ from pathlib import Path
 from chessdom import models, native_search
 from chessdom.chessboard import Board, Piece, PlacementProblem, PlacementResult, check_placement, square_names
 from chessdom.models.certificates import CertificateUnavailable
+from chessdom.models.certificates.make import Progress
 from chessdom.models.cubes import available_cores, local_pool
 from chessdom.processes import report_event
 from chessdom.processes.executors import open_executor
@@ -56,7 +57,8 @@ def placement(
     certificate in the data directory within what is left of ``time_limit`` (its proof's
     cubes on the cluster too) and within ``max_certificate_bytes`` of certificates in all,
     and with ``count`` too, a certificate of the count and its classes — unless the
-    service said why none may be made now (``certificate_refused``)."""
+    service said why none may be made now (``certificate_refused``). The answer is sent as
+    soon as it is proved, and then each certificate's state (:class:`CertificateProgress`)."""
     started = time.monotonic()
     certify = certify and certificate_refused is None
     where = cube_workers if scheduler is None else partial(open_executor, scheduler, None)
@@ -68,14 +70,40 @@ def placement(
     if not certify:
         refused = Certification(None, certificate_refused) if certificate_refused is not None else None
         return Answer(_as_asked(result, representatives), refused, trace=steps)
-    # A job's progress says the solve is done and the certificate is being made.
-    report_event({"value": result.value, "placement": list(result.placement), "lower_bound": result.lower_bound,
-                  "upper_bound": result.upper_bound, "proof": result.proof, "certifying": True})
+    # The answer is on the job as soon as it is proved; its certificates' states follow it.
+    progress = CertificateProgress({
+        "value": result.value, "placement": list(result.placement), "lower_bound": result.lower_bound,
+        "upper_bound": result.upper_bound, "proof": result.proof, "certifying": True})
+    bound_progress = progress.of("certificate")
+    bound_progress({"state": "making"})  # before the cluster, if any, is reached
     with open_executor(scheduler, None) as executor:
         made = partial(_certificate, result, executor=executor, max_total_bytes=max_certificate_bytes)
-        bound = made(_left(time_limit, started))
-        counted = made(_left(time_limit, started), enumeration=True) if result.count is not None else None
+        bound = made(_left(time_limit, started), on_progress=bound_progress)
+        counted = (made(_left(time_limit, started), enumeration=True, on_progress=progress.of("count_certificate"))
+                   if result.count is not None else None)
     return Answer(_as_asked(result, representatives), bound, counted, trace=steps)
+
+
+class CertificateProgress:
+    """A certifying job's progress: the proved answer, and under ``certificate`` (and
+    ``count_certificate``) that certificate's state from when its making begins —
+    ``making`` (with ``done``/``total`` cube proofs for a bundle), ``checking``, then
+    ``checked``, ``unchecked`` (kept, but the checker did not finish) or ``unavailable``,
+    the last two with their ``reason``. Sent whole (a job keeps its last progress) each
+    time a state changes."""
+
+    def __init__(self, answer: dict):
+        self.answer = answer
+        self.states: dict[str, dict] = {}
+
+    def of(self, key: str) -> Progress:
+        """What tells the job the state of the certificate under ``key``."""
+        def report(state: dict) -> None:
+            if self.states.get(key) != state:
+                self.states[key] = state
+                report_event({**self.answer, **self.states})
+
+        return report
 
 
 def _as_asked(result: PlacementResult, representatives: bool) -> PlacementResult:
@@ -105,15 +133,22 @@ def _left(time_limit: float | None, started: float) -> float | None:
     return None if time_limit is None else time_limit - (time.monotonic() - started)
 
 
-def _certificate(result: PlacementResult, time_limit: float | None, *, executor: Executor | None = None,
-                 enumeration: bool = False, max_total_bytes: int | None = None) -> Certification:
+def _certificate(result: PlacementResult, time_limit: float | None, *, on_progress: Progress,
+                 executor: Executor | None = None, enumeration: bool = False, max_total_bytes: int | None = None
+                 ) -> Certification:
+    """The certificate, or why there is none, telling ``on_progress`` each state it passes
+    through (:class:`CertificateProgress`)."""
     started = time.monotonic()
+    on_progress({"state": "making"})
     try:
         made = _certificates.make(result, time_limit=time_limit, enumeration=enumeration, executor=executor,
-                                  max_total_bytes=max_total_bytes)
+                                  max_total_bytes=max_total_bytes, on_progress=on_progress)
     except CertificateUnavailable as reason:
+        on_progress({"state": "unavailable", "reason": str(reason)})
         return Certification(None, str(reason))
     seconds = round(time.monotonic() - started, 3)  # proof logging and the independent check
+    checked = {"state": "checked"} if made["checked"] else {"state": "unchecked", "reason": made["checker"]["verdict"]}
+    on_progress(checked)
     return Certification(Certificate(**made, seconds=seconds))
 
 

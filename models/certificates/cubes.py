@@ -151,8 +151,10 @@ def prove_cubes(problem: PlacementProblem, directory: Path, formula: Path, cubes
                 on_progress: Callable[[int, int], None] | None = None) -> Bundle:
     """Refute every cube on ``executor``, splitting those whose proof outgrows
     ``max_proof_bytes``; the proofs end up in ``directory`` as ``cube-1.drat``, … in the
-    order of the returned cubes. Raises CubesFailed (its partial proofs deleted by the
-    caller with the staging directory) at the deadline or when a cube cannot be refuted."""
+    order of the returned cubes; ``on_progress(done, total)`` is told after each round of
+    finished proofs (the total grows when a cube is split). Raises CubesFailed (its partial
+    proofs deleted by the caller with the staging directory) at the deadline or when a cube
+    cannot be refuted."""
     serial = itertools.count()
     futures: dict[Future, tuple[Cube, Path]] = {}
 

@@ -11,6 +11,11 @@ The directory is written whole or not at all: everything goes into a staging dir
 beside it (``.NAME.PID.partial``), renamed into place once checked and deleted on any
 failure; one left by a process that was killed is deleted by the next certificate made
 beside it.
+
+While it works, the maker tells ``on_progress`` its state: ``{"state": "making"}`` while
+proofs are logged (with ``done`` and ``total`` cube proofs once a bundle is proved), then
+``{"state": "checking"}`` while the independent checker runs. What becomes of the
+certificate (checked, or unavailable and why) is its return or its exception.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor
 from pathlib import Path
 
@@ -57,6 +63,8 @@ the Hilbert order, the four quarters of the curve."""
 FIRST_SQUARE_SPLITS = 4
 """Without a totalizer to count with, the first cubes fix the 4 squares that attack most."""
 SPLITS = ("auto", "never", "always")
+Progress = Callable[[dict], None]
+"""Told the certificate's state as it changes: ``{"state": "making", "done": 3, "total": 85}``."""
 PARTIAL = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]+)\.partial")
 
 _NOT_OPTIMAL = {
@@ -118,6 +126,7 @@ def make_certificate(
     executor: Executor | None = None,
     workers: int = 1,
     enumeration: bool = False,
+    on_progress: Progress | None = None,
 ) -> dict:
     """Write a checked certificate of ``result``'s optimum — or, with ``enumeration``, of
     its count and classes — into ``directory`` (absent or empty) and return its manifest,
@@ -126,22 +135,17 @@ def make_certificate(
     ``encoding`` and ``order`` default to the measured choice for the piece and variant
     (:mod:`.choice`). ``split``: ``auto`` (one proof when it fits, else cubes), ``never``
     or ``always``; cubes run on ``executor``, else on ``workers`` local processes, and the
-    checker checks them on ``workers`` processes.
+    checker checks them on ``workers`` processes. ``on_progress`` is told each state the
+    certificate passes through, ``making`` then ``checking`` (:data:`Progress`).
 
     Raises CertificateUnavailable, leaving nothing behind, when there is none: the result
     is not a proven optimum (or complete count), a proof-logging run hit ``time_limit``
     or a proof could not be kept under ``max_proof_bytes``, or the checker rejected what
     was written (which would be a bug).
     """
-    if split not in SPLITS:
-        raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
-    if result.status is not Status.OPTIMAL:
-        raise CertificateUnavailable(_NOT_OPTIMAL[result.status])
-    if time_limit is not None and time_limit <= 0:
-        raise CertificateUnavailable("the solve used the whole time limit")
+    _refuse_unless_certifiable(result, directory, time_limit, split)
+    report = on_progress or _nobody
     directory = Path(directory)
-    if directory.exists() and any(directory.iterdir()):
-        raise ValueError(f"{directory} is not empty")
     deadline = None if time_limit is None else time.monotonic() + time_limit
     listed = _enumeration(result) if enumeration else None
     staged = staging_directory(directory)
@@ -149,13 +153,15 @@ def make_certificate(
     shutil.rmtree(staged, ignore_errors=True)
     staged.mkdir(parents=True)
     try:
+        report({"state": "making"})
         bound = result.value if listed is not None else refuted_bound(result.problem, result.value)
         encoding, order = _encoding_and_order(result.problem, encoding, order)
         formula = _formula(result.problem, bound, encoding, order, listed)
         evidence = _prove(result.problem, formula, staged, deadline, max_proof_bytes, split, executor, workers,
-                          (encoding, bound))
+                          (encoding, bound), report)
         manifest = manifest_of(result, bound, encoding, order, staged, formula, evidence, listed)
         write_manifest(staged, manifest)
+        report({"state": "checking"})
         manifest["check"] = independent_check(staged, _remaining(deadline), workers if evidence.run is None else 1)
         write_manifest(staged, manifest)
         if directory.exists():
@@ -164,6 +170,24 @@ def make_certificate(
     finally:
         shutil.rmtree(staged, ignore_errors=True)
     return manifest
+
+
+def _refuse_unless_certifiable(result: PlacementResult, directory: Path, time_limit: float | None,
+                               split: str) -> None:
+    """Raise, before anything is written, when the arguments are wrong (ValueError) or the
+    result has no certificate to make (CertificateUnavailable)."""
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
+    if result.status is not Status.OPTIMAL:
+        raise CertificateUnavailable(_NOT_OPTIMAL[result.status])
+    if time_limit is not None and time_limit <= 0:
+        raise CertificateUnavailable("the solve used the whole time limit")
+    if Path(directory).exists() and any(Path(directory).iterdir()):
+        raise ValueError(f"{directory} is not empty")
+
+
+def _nobody(state: dict) -> None:
+    """The :data:`Progress` of a caller that asked for none."""
 
 
 def _enumeration(result: PlacementResult) -> Enumeration:
@@ -196,7 +220,7 @@ def _remaining(deadline: float | None) -> float | None:
 
 def _prove(problem: PlacementProblem, formula: PlainFormula, staged: Path, deadline: float | None,
            max_proof_bytes: int, split: str, executor: Executor | None, workers: int,
-           encoding_and_bound: tuple[str, int]) -> Evidence:
+           encoding_and_bound: tuple[str, int], report: Progress) -> Evidence:
     """One proof, or a cube bundle, refuting ``formula`` (written to ``staged`` first)."""
     formula.write_dimacs(staged / FORMULA)
     if split != "always":
@@ -209,7 +233,7 @@ def _prove(problem: PlacementProblem, formula: PlainFormula, staged: Path, deadl
         if run.status == "unsat":
             return Evidence(run=run)
     cubes = _first_cubes(problem, formula, *encoding_and_bound)
-    return _prove_by_cubes(problem, cubes, staged, deadline, max_proof_bytes, executor, workers)
+    return _prove_by_cubes(problem, cubes, staged, deadline, max_proof_bytes, executor, workers, report)
 
 
 def _raise_unless_refuted(problem, status: str, seconds: float, detail: str, max_proof_bytes: int,
@@ -227,13 +251,17 @@ def _raise_unless_refuted(problem, status: str, seconds: float, detail: str, max
 
 
 def _prove_by_cubes(problem: PlacementProblem, cubes: list[tuple[int, ...]], staged: Path, deadline: float | None,
-                    max_proof_bytes: int, executor: Executor | None, workers: int) -> Evidence:
+                    max_proof_bytes: int, executor: Executor | None, workers: int, report: Progress
+                    ) -> Evidence:
     started = time.monotonic()
+    report({"state": "making", "done": 0, "total": len(cubes)})
     pool = contextlib.nullcontext(executor) if executor is not None else _local_pool(workers)
     try:
         with pool as runner:
             bundle = prove_cubes(problem, staged, staged / FORMULA, cubes, runner, deadline=deadline,
-                                 max_proof_bytes=max_proof_bytes)
+                                 max_proof_bytes=max_proof_bytes,
+                                 on_progress=lambda done, total: report({"state": "making", "done": done,
+                                                                         "total": total}))
     except CubesFailed as reason:
         raise CertificateUnavailable(str(reason)) from None
     except Exception as error:  # a worker died (memory, a killed cluster): no bundle

@@ -1,0 +1,90 @@
+"""A certificate never delays the answer: a certified job reports the proved value at once,
+and then each certificate's state — ``making`` (a cube bundle's proofs done of total),
+``checking``, then ``checked``, ``unchecked`` or ``unavailable`` with the reason — on its
+progress."""
+
+import time
+
+from chessdom.api.runtime import tasks
+from chessdom.api.runtime.certificate_store import CertificateStore
+from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
+from chessdom.library import solve_placement
+from chessdom.models.certificates import make_certificate
+
+ORDER = ("making", "checking", "checked")
+
+
+def queens(size: int) -> PlacementProblem:
+    return PlacementProblem(Board.square(size), Piece.QUEEN, Objective.DOMINATION)
+
+
+def test_one_proof_is_made_then_checked(tmp_path):
+    states = []
+    manifest = make_certificate(solve_placement("queen", 5), tmp_path / "q5", time_limit=60, split="never",
+                                on_progress=states.append)
+    assert manifest["check"]["checked"]
+    assert states == [{"state": "making"}, {"state": "checking"}]
+
+
+def test_a_cube_bundle_counts_its_proofs_done_before_it_is_checked(tmp_path):
+    states = []
+    manifest = make_certificate(solve_placement("queen", 6), tmp_path / "q6", time_limit=120, split="always",
+                                on_progress=states.append)
+    assert manifest["check"]["checked"]
+    assert states[0] == {"state": "making"} and states[-1] == {"state": "checking"}
+    counted = states[1:-1]
+    assert counted[0] == {"state": "making", "done": 0, "total": counted[0]["total"]} and counted[0]["total"] > 1
+    assert all(state["state"] == "making" for state in counted)
+    done = [state["done"] for state in counted]
+    assert done == sorted(done) and all(state["done"] <= state["total"] for state in counted)
+    assert counted[-1]["done"] == counted[-1]["total"] == manifest["cubes"]["count"]
+
+
+def test_a_certified_solve_reports_its_answer_then_each_certificates_states(tmp_path, monkeypatch):
+    events = []
+    monkeypatch.setattr(tasks, "report_event", events.append)
+    monkeypatch.setattr(tasks, "_certificates", CertificateStore(tmp_path))
+    answer = tasks.placement(queens(5), time_limit=60, certify=True, count=True)
+    assert answer.certification.certificate.checked and answer.count_certification.certificate.checked
+    certifying = [event for event in events if event.get("certifying")]
+    assert all(event["value"] == 3 and event["lower_bound"] == event["upper_bound"] == 3 for event in certifying)
+    assert certifying[0]["certificate"] == {"state": "making"} and "count_certificate" not in certifying[0]
+    bound = [event["certificate"]["state"] for event in certifying]
+    assert _distinct(bound) == list(ORDER)
+    counting = [event["count_certificate"]["state"] for event in certifying if "count_certificate" in event]
+    assert _distinct(counting) == list(ORDER)
+    assert all(event["certificate"] == {"state": "checked"} for event in certifying if "count_certificate" in event)
+    assert certifying[-1]["count_certificate"] == {"state": "checked"}
+
+
+def test_a_certificate_with_no_room_is_unavailable_on_the_progress_saying_why(tmp_path, monkeypatch):
+    events = []
+    monkeypatch.setattr(tasks, "report_event", events.append)
+    monkeypatch.setattr(tasks, "_certificates", CertificateStore(tmp_path))
+    answer = tasks.placement(queens(4), time_limit=60, certify=True, max_certificate_bytes=0)
+    reason = answer.certification.unavailable
+    assert "no room left" in reason
+    assert [event["certificate"] for event in events if event.get("certifying")] == [
+        {"state": "making"}, {"state": "unavailable", "reason": reason}]
+
+
+def test_a_certified_jobs_progress_passes_making_and_checking_and_ends_checked(make_app):
+    client = make_app().test_client()
+    job = client.post("/jobs", json={"kind": "domination", "params": {
+        "size": 6, "piece": "queen", "certify": True, "cache": False}}).get_json()
+    seen = []
+    deadline = time.monotonic() + 120
+    while (state := client.get(f"/jobs/{job['id']}").get_json())["status"] in ("queued", "running"):
+        assert time.monotonic() < deadline, state
+        if (state["progress"] or {}).get("certifying"):
+            seen.append(state["progress"]["certificate"]["state"])
+        time.sleep(0.01)
+    assert state["status"] == "succeeded" and state["result"]["certificate"]["checked"]
+    assert state["progress"]["value"] == state["result"]["value"] == 3 and state["progress"]["certifying"]
+    assert state["progress"]["certificate"] == {"state": "checked"}
+    assert _distinct(seen) == [name for name in ORDER if name in seen]  # whichever were seen, in order
+
+
+def _distinct(states: list[str]) -> list[str]:
+    """``states`` without repeats in a row."""
+    return [state for index, state in enumerate(states) if index == 0 or states[index - 1] != state]
