@@ -153,6 +153,17 @@ def _port(text: str) -> int:
     return port
 
 
+def _at_least_one(text: str) -> int:
+    """A count of processes, threads or slots: 0 would start a server that never answers."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
+    return number
+
+
 def _parser(prog: str, defaults: Settings) -> argparse.ArgumentParser:
     parser = _Parser(prog=prog, description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"chessdom {version('chessdom')}")
@@ -163,10 +174,10 @@ def _parser(prog: str, defaults: Settings) -> argparse.ArgumentParser:
     parser.add_argument("--data", type=Path, default=defaults.data_dir, metavar="DIR",
                         help="directory of the store, made if need be: jobs, run history, cached optima and "
                              "certificates (default %(default)s, or CHESSDOM_DATA)")
-    parser.add_argument("--workers", type=int, default=2, help="server processes (each runs jobs too)")
-    parser.add_argument("--threads", type=int, default=8, help="request threads per server process")
+    parser.add_argument("--workers", type=_at_least_one, default=2, help="server processes (each runs jobs too)")
+    parser.add_argument("--threads", type=_at_least_one, default=8, help="request threads per server process")
     parser.add_argument(
-        "--solver-slots", type=int, default=defaults.solver_slots,
+        "--solver-slots", type=_at_least_one, default=defaults.solver_slots,
         help="solves running at once in all (default: the number of cores)",
     )
     parser.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",

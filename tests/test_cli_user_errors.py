@@ -96,6 +96,13 @@ def taken_port():
         yield taken.getsockname()[1]
 
 
+@pytest.mark.parametrize("option", ["--workers", "--threads", "--solver-slots"])
+@pytest.mark.parametrize("number", ["0", "-2", "two"])
+def test_no_server_processes_threads_or_slots_is_one_line_naming_the_option(option, number, tmp_path):
+    # --workers 0 once started a server that never answered.
+    assert_usage_error(chessdom("serve", option, number, "--data", str(tmp_path)), option, number)
+
+
 @pytest.mark.parametrize("port", ["99999", "0", "-1", "http"])
 def test_a_port_out_of_range_is_one_line_naming_it(port, tmp_path):
     assert_usage_error(chessdom("serve", "--port", port, "--data", str(tmp_path)), "--port", "65535")
