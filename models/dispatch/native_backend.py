@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from chessdom.chessboard import PlacementProblem, SolutionCount
-from chessdom.models.encodings.backend_answer import Outcome
+from chessdom.models.encodings.backend_answer import Outcome, outcome_of
 
 NAME = "branch-and-bound"
 # native_search is imported where it is used: it loads numba, 0.18 s of every start of
@@ -21,17 +21,14 @@ def solve_branch_and_bound(problem: PlacementProblem, *, time_limit: float | Non
     """The optimum of ``problem`` by branch-and-bound, or what it proved within ``time_limit``."""
     from chessdom.native_search.branch_and_bound import VERSION, optimum_events
 
-    placement, bound, proof = None, None, None
-    for event in optimum_events(problem, time_limit):
-        if on_event is not None:
-            on_event(event)
-        if event[0] == "infeasible":
-            return Outcome(None, None, event[1], infeasible=True, solver_name=NAME, solver_version=VERSION)
-        if event[0] == "solution":
-            placement = event[1]
-        else:
-            _, bound, proof = event
-    return Outcome(placement, bound, proof, solver_name=NAME, solver_version=VERSION, params={"bound": "degree"})
+    def reported(events):
+        for event in events:
+            if on_event is not None:
+                on_event(event)
+            yield event
+
+    return outcome_of(reported(optimum_events(problem, time_limit)), solver_name=NAME, solver_version=VERSION,
+                      params={"bound": "degree"})
 
 
 def count_by_branch_and_bound(problem: PlacementProblem, value: int, *, time_limit: float | None = None,

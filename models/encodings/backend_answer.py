@@ -38,6 +38,21 @@ class Outcome:
         return self.placement is not None and self.bound == len(self.placement)
 
 
+def outcome_of(events, **info) -> Outcome:
+    """The Outcome a backend's events add up to: ``("solution", squares)`` the latest
+    placement, ``("bound", k, proof)`` the latest bound, ``("infeasible", proof)`` the end;
+    ``info`` the solver's name, version and params."""
+    placement, bound, proof = None, None, None
+    for event in events:
+        if event[0] == "infeasible":
+            return Outcome(None, None, event[1], infeasible=True, **info)
+        if event[0] == "solution":
+            placement = event[1]
+        else:
+            _, bound, proof = event
+    return Outcome(placement, bound, proof, **info)
+
+
 def whole_bound(problem: PlacementProblem, objective_bound: float) -> int:
     """An LP-based solver's objective bound as a whole number of pieces (the optimum is one),
     clipped to the trivial bound when the solver has none yet."""

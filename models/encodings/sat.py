@@ -20,7 +20,7 @@ from pysat.formula import CNF, WCNF, IDPool
 from pysat.solvers import Solver, SolverNames
 
 from chessdom.chessboard import PlacementProblem, Square
-from chessdom.models.encodings.backend_answer import Outcome
+from chessdom.models.encodings.backend_answer import Outcome, outcome_of
 from chessdom.models.encodings.formulation import formulate
 from chessdom.models.encodings.symmetry_breaking import lex_leader_clauses
 from chessdom.processes.killable import run_killable
@@ -263,13 +263,5 @@ def solve_sat(
                 on_event(event)
     else:
         events, _ = run_killable(optimise, args, time_limit, on_event=on_event)
-    info = {"solver_name": f"sat:{params.sat_solver}", "solver_version": pysat.__version__, "params": asdict(params)}
-    placement, bound, proof = None, None, None
-    for event in events:
-        if event[0] == "infeasible":
-            return Outcome(None, None, event[1], infeasible=True, **info)
-        if event[0] == "solution":
-            placement = event[1]
-        else:
-            _, bound, proof = event
-    return Outcome(placement, bound, proof, **info)
+    return outcome_of(events, solver_name=f"sat:{params.sat_solver}", solver_version=pysat.__version__,
+                      params=asdict(params))
