@@ -19,7 +19,9 @@ from chessdom.chessboard.results import (
     Status,
 )
 from chessdom.chessboard.squares import SQUARE_NAME_PATTERN, SquareNameError, file_name, parse_square, parse_squares, square_name, square_names
-from chessdom.chessboard.symmetry import canonical_form, count_up_to_symmetry, images, symmetry_permutations
+from chessdom.chessboard.symmetry import (
+    canonical_form, class_leaders, count_up_to_symmetry, images, symmetry_permutations,
+)
 
 __all__ = [
     "SQUARE_NAME_PATTERN",
@@ -42,6 +44,7 @@ __all__ = [
     "VARIANT_OBJECTIVES",
     "attack_table",
     "canonical_form",
+    "class_leaders",
     "check_placement",
     "count_up_to_symmetry",
     "file_name",

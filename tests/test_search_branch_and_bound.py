@@ -83,8 +83,7 @@ def test_a_time_limit_stops_the_compiled_search_from_its_own_thread():
 
 
 def test_class_leaders_are_the_canonical_forms():
-    from chessdom.chessboard import canonical_form
-    from chessdom.native_search.branch_and_bound import class_leaders
+    from chessdom.chessboard import canonical_form, class_leaders
 
     board = Board(5, 5)
     placements = [(0, 1, 7), (3, 4, 9), (20, 21, 17), (2, 12, 22), (10, 11, 12)]
