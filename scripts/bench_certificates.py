@@ -1,7 +1,8 @@
 """Certificates' cost against the uncertified solve, measured in one run: seconds to a
 proven optimum (``solver="auto"``, the baseline), then the certificate of its bound as the
-service makes it (contract version 2: the plain formula in the measured literal order,
-one proof or a cube bundle, the independent checker's verdict); for enumerations, the
+service makes it (contract version 3's region cubes for the minimisations, version 2's
+one proof or cube bundle for independence; the plain formula in the measured literal
+order; the independent checker's verdict); for enumerations, the
 count with its classes and the certificate that blocks every listed placement.
 
     python -m chessdom.scripts.bench_certificates [--cap 900] [--cases issue19] [--workers 2]
@@ -13,7 +14,7 @@ Targets (issue 19, 2 cores): a certified γ(Q_12) job within 5× the uncertified
 γ(Q_13) certified and checked within 15 min; γ(Q_14) certified (cubes) within 60 min;
 γ(N_12) certified within 2 min; the enumeration of γ(Q_13) certified within 15 min.
 "certified s" is the whole certified job (solve, proof or cubes, check); "proof s" the
-proof-logging wall time (a bundle's first cube to its cover), "check s" the independent
+proof-logging wall time (a bundle's first cube to its cover, or to its last region cube), "check s" the independent
 checker's whole run. A cell that hit the cap says ``> cap``; every row records the load
 average (``os.getloadavg``, 1 min) at its end, because other work shares the cores.
 
@@ -84,20 +85,29 @@ def measure(kind: str, problem: PlacementProblem, cap: float, workers: int, exec
         shutil.rmtree(directory.parent, ignore_errors=True)
     certified = time.perf_counter() - started
     check = manifest["check"]
-    cubes = manifest.get("cubes")
-    sizes = [entry["bytes"] for entry in cubes["proofs"]] + [cubes["cover"]["bytes"]] if cubes \
-        else [manifest["proof"]["bytes"]]
+    sizes = proof_sizes(manifest)
     return {
         **row,
         "certified": certified,
         "proof": manifest["prover"]["wall_seconds"],
         "megabytes": sum(sizes) / 1e6,
         "largest": max(sizes) / 1e6,
-        "cubes": cubes["count"] if cubes else "–",
+        "cubes": len(sizes) if len(sizes) > 1 else "–",
         "check": check.get("seconds"),
         "order": f"{manifest['encoding']}, {manifest['order']}",
         "note": "" if check["checked"] else f"not checked: {check['verdict']}",
     }
+
+
+def proof_sizes(manifest: dict) -> list[int]:
+    """The bytes of every proof a manifest lists: one proof, a bundle's cubes and cover, or
+    (contract version 3) the region cubes, ``fewer``'s included."""
+    if "proof" in manifest:
+        return [manifest["proof"]["bytes"]]
+    if "cubes" in manifest:
+        return [entry["bytes"] for entry in manifest["cubes"]["proofs"]] + [manifest["cubes"]["cover"]["bytes"]]
+    sections = [manifest["regions"]] + ([manifest["fewer"]["regions"]] if "fewer" in manifest else [])
+    return [cube["proof"]["bytes"] for section in sections for cube in section["cubes"]]
 
 
 def _cell(value, digits=1):

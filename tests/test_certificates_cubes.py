@@ -115,8 +115,8 @@ def test_a_file_entry_that_leaves_the_directory_is_rejected(queens6, tmp_path):
         check_certificate(directory)
 
 
-def test_a_proof_over_the_size_limit_is_split_into_cubes_until_each_fits(tmp_path):
-    manifest = make_certificate(solve_placement("queen", 6), tmp_path / "q6", time_limit=120,
+def test_a_cube_proof_over_the_size_limit_is_split_on_a_square_until_each_fits(tmp_path):
+    manifest = make_certificate(solve_placement("queen", 6), tmp_path / "q6", time_limit=120, split="always",
                                 max_proof_bytes=4_000, workers=2)
     assert "cubes" in manifest and manifest["check"]["checked"]
     assert all(entry["bytes"] <= 4_000 for entry in manifest["cubes"]["proofs"])

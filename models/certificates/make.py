@@ -1,7 +1,8 @@
 """Making a certificate into a directory: of a proven optimum (the plain formula of "no
 better placement exists") or of a complete count (the formula of "no placement within the
-bound but the listed ones"), refuted by one DRAT proof or by a cube bundle
-(:mod:`.cubes`), whatever backend proved the bound first (CP-SAT's proofs are not DRAT;
+bound but the listed ones"), refuted by region cubes (contract version 3,
+:mod:`.region_evidence`) or by one DRAT proof or a cube bundle (contract version 2,
+:mod:`.plain_evidence`), whatever backend proved the bound first (CP-SAT's proofs are not DRAT;
 the SAT backend's formula has line variables and redundant bounds the contract leaves
 out), with its manifest (:mod:`.manifest`) and the independent checker's verdict.
 Nothing here vouches for its own output: the checker (:mod:`chessdom.certificates`, run
@@ -13,14 +14,13 @@ failure; one left by a process that was killed is deleted by the next certificat
 beside it.
 
 While it works, the maker tells ``on_progress`` its state: ``{"state": "making"}`` while
-proofs are logged (with ``done`` and ``total`` cube proofs once a bundle is proved), then
+proofs are logged (with ``done`` and ``total`` cube proofs once cubes are proved), then
 ``{"state": "checking"}`` while the independent checker runs. What becomes of the
 certificate (checked, or unavailable and why) is its return or its exception.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -30,16 +30,21 @@ import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor
+from dataclasses import dataclass
 from pathlib import Path
 
-from chessdom.certificates import FORMULA
+from chessdom.certificates import FORMULA, PROOF
 from chessdom.chessboard import PlacementProblem, PlacementResult, Status
 from chessdom.models.certificates.choice import choose
-from chessdom.models.certificates.cubes import CubesFailed, count_cubes, prove_cubes, split_on_square
+from chessdom.models.certificates.cubes import CubesFailed
 from chessdom.models.certificates.enumeration import Enumeration, NotEnumerated, enumeration_of
 from chessdom.models.certificates.formula import PlainFormula, plain_formula
-from chessdom.models.certificates.manifest import Evidence, bundle_entries, manifest_of, write_manifest
+from chessdom.models.certificates.manifest import Evidence, manifest_of, write_manifest
+from chessdom.models.certificates.plain_evidence import prove_plain, raise_unless_refuted, remaining, runner
 from chessdom.models.certificates.prover import log_proof
+from chessdom.models.certificates.region_evidence import RegionPlan, region_plan
+from chessdom.models.certificates.regions import CUBE_SECONDS, LEVEL_RINGS, MAX_REGION_CUBES, prove_regions
+from chessdom.models.certificates.unavailable import CertificateUnavailable
 
 MAX_PROOF_BYTES = 32 * 1024 * 1024
 """Past this one proof is split into cubes, each cube's proof under it. dratify's forward
@@ -53,16 +58,19 @@ under about 0.5 GB."""
 MAX_SQUARES = 1024
 """Larger boards are not certified: their formulas take seconds to build, uninterruptibly,
 and the plain formula's refutations are out of reach long before."""
-SINGLE_PROOF_SECONDS = 120.0
-"""``split="auto"`` tries one proof for this long (or until it outgrows the size limit)
-before splitting into cubes: measured, one proof is the cheaper certificate whenever it
-fits (γ(Q_12) ≤ 5: 2.7 s and 14 MB in one proof, 17 s and 22 MB in 56 cubes)."""
-CUBE_DEPTH = 2
-"""The first cubes count pieces in the totalizer's nodes two levels below its root: with
-the Hilbert order, the four quarters of the curve."""
-FIRST_SQUARE_SPLITS = 4
-"""Without a totalizer to count with, the first cubes fix the 4 squares that attack most."""
-SPLITS = ("auto", "never", "always")
+SPLITS = ("auto", "never", "always", "regions")
+"""How the refutation is split. ``regions``: region cubes (contract version 3, the
+minimisations only), split into finer regions where a cube outgrows its slice or the size
+limit. ``auto``: for the minimisations one proof when it takes at most
+:data:`ONE_PROOF_SECONDS`, else region cubes; for independence (and where there would be
+too many region cubes) one proof when it fits, else a cube bundle. ``never``: one proof of
+the plain formula (contract version 2). ``always``: contract version 2's cube bundle, with
+its cover proof."""
+ONE_PROOF_SECONDS = 1.0
+"""``split="auto"`` keeps one proof of a minimisation that CaDiCaL refutes within this long:
+one file, small (measured: γ(Q_11) ≤ 4 in 0.5 s and 1.2 MB), which the service links
+directly. Past it region cubes are faster and smaller (γ(Q_12) ≤ 5: one proof 2.7 s and
+14 MB, 10 region cubes 0.7 s and 4.9 MB), and the attempt costs at most this."""
 Progress = Callable[[dict], None]
 """Told the certificate's state as it changes: ``{"state": "making", "done": 3, "total": 85}``."""
 PARTIAL = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]+)\.partial")
@@ -72,10 +80,6 @@ _NOT_OPTIMAL = {
     Status.UNKNOWN: "nothing was found within the time limit",
     Status.INFEASIBLE: "no placement exists at all; certificates cover optima",
 }
-
-
-class CertificateUnavailable(Exception):
-    """No certificate, for the reason given: the service's ``certificate_unavailable``."""
 
 
 def staging_directory(directory: Path) -> Path:
@@ -114,6 +118,20 @@ def refuted_bound(problem: PlacementProblem, value: int) -> int:
     return value + 1 if problem.objective.maximize else value - 1
 
 
+@dataclass(frozen=True)
+class _Proving:
+    """How the evidence is made: :func:`make_certificate`'s options, and its deadline."""
+
+    deadline: float | None
+    max_proof_bytes: int
+    split: str
+    executor: Executor | None
+    workers: int
+    cube_seconds: float
+    region_level: int
+    report: Progress
+
+
 def make_certificate(
     result: PlacementResult,
     directory: Path,
@@ -127,43 +145,37 @@ def make_certificate(
     workers: int = 1,
     enumeration: bool = False,
     on_progress: Progress | None = None,
+    cube_seconds: float = CUBE_SECONDS,
+    region_level: int = 0,
 ) -> dict:
     """Write a checked certificate of ``result``'s optimum — or, with ``enumeration``, of
     its count and classes — into ``directory`` (absent or empty) and return its manifest,
     whose ``check`` is the independent checker's verdict.
 
     ``encoding`` and ``order`` default to the measured choice for the piece and variant
-    (:mod:`.choice`). ``split``: ``auto`` (one proof when it fits, else cubes), ``never``
-    or ``always``; cubes run on ``executor``, else on ``workers`` local processes, and the
-    checker checks them on ``workers`` processes. ``on_progress`` is told each state the
-    certificate passes through, ``making`` then ``checking`` (:data:`Progress`).
+    (:mod:`.choice`). ``split``: see :data:`SPLITS`. Region cubes start at partition
+    ``region_level`` (0 the quadrants, 1 and 2 cut into 2 and 4 bands: :data:`LEVEL_RINGS`)
+    and are split when a run outgrows ``cube_seconds`` or ``max_proof_bytes``. Cubes run on
+    ``executor``, else on ``workers`` local processes, and the checker checks them on
+    ``workers`` processes. ``on_progress`` is told each state the certificate passes
+    through, ``making`` then ``checking`` (:data:`Progress`).
 
     Raises CertificateUnavailable, leaving nothing behind, when there is none: the result
     is not a proven optimum (or complete count), a proof-logging run hit ``time_limit``
     or a proof could not be kept under ``max_proof_bytes``, or the checker rejected what
     was written (which would be a bug).
     """
-    _refuse_unless_certifiable(result, directory, time_limit, split)
-    report = on_progress or _nobody
-    directory = Path(directory)
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    _refuse_unless_certifiable(result, directory, time_limit, split, region_level)
+    proving = _Proving(None if time_limit is None else time.monotonic() + time_limit, max_proof_bytes, split,
+                       executor, workers, cube_seconds, region_level, on_progress or _nobody)
     listed = _enumeration(result) if enumeration else None
+    directory = Path(directory)
     staged = staging_directory(directory)
     sweep_partial_directories(staged.parent)
     shutil.rmtree(staged, ignore_errors=True)
     staged.mkdir(parents=True)
     try:
-        report({"state": "making"})
-        bound = result.value if listed is not None else refuted_bound(result.problem, result.value)
-        encoding, order = _encoding_and_order(result.problem, encoding, order)
-        formula = _formula(result.problem, bound, encoding, order, listed)
-        evidence = _prove(result.problem, formula, staged, deadline, max_proof_bytes, split, executor, workers,
-                          (encoding, bound), report)
-        manifest = manifest_of(result, bound, encoding, order, staged, formula, evidence, listed)
-        write_manifest(staged, manifest)
-        report({"state": "checking"})
-        manifest["check"] = independent_check(staged, _remaining(deadline), workers if evidence.run is None else 1)
-        write_manifest(staged, manifest)
+        manifest = _make(result, staged, _encoding_and_order(result.problem, encoding, order), listed, proving)
         if directory.exists():
             directory.rmdir()
         staged.rename(directory)
@@ -172,12 +184,32 @@ def make_certificate(
     return manifest
 
 
+def _make(result: PlacementResult, staged: Path, encoding_and_order: tuple[str, str], listed: Enumeration | None,
+          proving: _Proving) -> dict:
+    """The certificate written into ``staged`` and checked: its manifest."""
+    proving.report({"state": "making"})
+    encoding, order = encoding_and_order
+    bound = result.value if listed is not None else refuted_bound(result.problem, result.value)
+    formula = _formula(result.problem, bound, encoding, order, listed)
+    formula.write_dimacs(staged / FORMULA)
+    evidence = _evidence(result.problem, formula, staged, bound, encoding_and_order, listed is not None, proving)
+    manifest = manifest_of(result, bound, encoding, order, staged, formula, evidence, listed)
+    write_manifest(staged, manifest)
+    proving.report({"state": "checking"})
+    manifest["check"] = independent_check(staged, remaining(proving.deadline),
+                                          proving.workers if evidence.run is None else 1)
+    write_manifest(staged, manifest)
+    return manifest
+
+
 def _refuse_unless_certifiable(result: PlacementResult, directory: Path, time_limit: float | None,
-                               split: str) -> None:
+                               split: str, region_level: int) -> None:
     """Raise, before anything is written, when the arguments are wrong (ValueError) or the
     result has no certificate to make (CertificateUnavailable)."""
     if split not in SPLITS:
         raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
+    if not 0 <= region_level < len(LEVEL_RINGS):
+        raise ValueError(f"region_level must be 0 to {len(LEVEL_RINGS) - 1}, got {region_level!r}")
     if result.status is not Status.OPTIMAL:
         raise CertificateUnavailable(_NOT_OPTIMAL[result.status])
     if time_limit is not None and time_limit <= 0:
@@ -214,100 +246,47 @@ def _formula(problem: PlacementProblem, bound: int, encoding: str, order: str, l
     return formula if listed is None else formula.with_blocked(listed.placements)
 
 
-def _remaining(deadline: float | None) -> float | None:
-    return None if deadline is None else max(deadline - time.monotonic(), 0.0)
-
-
-def _prove(problem: PlacementProblem, formula: PlainFormula, staged: Path, deadline: float | None,
-           max_proof_bytes: int, split: str, executor: Executor | None, workers: int,
-           encoding_and_bound: tuple[str, int], report: Progress) -> Evidence:
-    """One proof, or a cube bundle, refuting ``formula`` (written to ``staged`` first)."""
-    formula.write_dimacs(staged / FORMULA)
-    if split != "always":
-        limit = _remaining(deadline)
+def _evidence(problem: PlacementProblem, formula: PlainFormula, staged: Path, bound: int,
+              encoding_and_order: tuple[str, str], enumeration: bool, proving: _Proving) -> Evidence:
+    """The proofs refuting ``formula``, as :data:`SPLITS` says."""
+    split = proving.split
+    if split == "regions" or (split == "auto" and not problem.objective.maximize):
         if split == "auto":
-            limit = SINGLE_PROOF_SECONDS if limit is None else min(limit, SINGLE_PROOF_SECONDS)
-        run = log_proof(staged / FORMULA, staged / "proof.drat", time_limit=limit, max_proof_bytes=max_proof_bytes)
-        _raise_unless_refuted(problem, run.status, run.wall_seconds, run.detail, max_proof_bytes,
-                              can_split=split == "auto" and _remaining(deadline) != 0.0)
-        if run.status == "unsat":
-            return Evidence(run=run)
-    cubes = _first_cubes(problem, formula, *encoding_and_bound)
-    return _prove_by_cubes(problem, cubes, staged, deadline, max_proof_bytes, executor, workers, report)
+            limit = remaining(proving.deadline)
+            run = log_proof(staged / FORMULA, staged / PROOF, max_proof_bytes=proving.max_proof_bytes,
+                            time_limit=ONE_PROOF_SECONDS if limit is None else min(limit, ONE_PROOF_SECONDS))
+            raise_unless_refuted(problem, run.status, run.wall_seconds, run.detail, proving.max_proof_bytes,
+                                 can_split=remaining(proving.deadline) != 0.0)
+            if run.status == "unsat":
+                return Evidence(run=run)
+        plan = region_plan(problem, formula, staged / FORMULA, bound, encoding_and_order, enumeration,
+                           proving.region_level)
+        if plan is not None:
+            return _prove_by_regions(problem, plan, staged, proving)
+        if split == "regions":
+            raise CertificateUnavailable("no region cubes: they are defined for the minimisations, and at most "
+                                         f"{MAX_REGION_CUBES} of them")
+    return prove_plain(problem, formula, staged, proving.deadline, proving.max_proof_bytes, split, proving.executor,
+                       proving.workers, (encoding_and_order[0], bound), proving.report)
 
 
-def _raise_unless_refuted(problem, status: str, seconds: float, detail: str, max_proof_bytes: int,
-                          can_split: bool) -> None:
-    if status == "unsat" or (can_split and status in ("too_large", "timeout")):
-        return
-    if status == "timeout":
-        raise CertificateUnavailable(f"the proof-logging run did not finish within the time limit ({seconds:.1f} s)")
-    if status == "too_large":
-        raise CertificateUnavailable(f"proof larger than {_size(max_proof_bytes)} (the limit)")
-    if status == "sat":
-        raise RuntimeError(f"{problem}: the plain formula is satisfiable, so the optimum (or the count) is wrong; "
-                           f"the solver that proved it is wrong")
-    raise CertificateUnavailable(f"the proof-logging solver failed: {detail}")
-
-
-def _prove_by_cubes(problem: PlacementProblem, cubes: list[tuple[int, ...]], staged: Path, deadline: float | None,
-                    max_proof_bytes: int, executor: Executor | None, workers: int, report: Progress
-                    ) -> Evidence:
-    started = time.monotonic()
-    report({"state": "making", "done": 0, "total": len(cubes)})
-    pool = contextlib.nullcontext(executor) if executor is not None else _local_pool(workers)
+def _prove_by_regions(problem: PlacementProblem, plan: RegionPlan, staged: Path, proving: _Proving) -> Evidence:
+    """Every section's region cubes refuted on the executor (or a local pool)."""
+    total = sum(len(section.cubes) for section in plan.sections)
+    proving.report({"state": "making", "done": 0, "total": total})
     try:
-        with pool as runner:
-            bundle = prove_cubes(problem, staged, staged / FORMULA, cubes, runner, deadline=deadline,
-                                 max_proof_bytes=max_proof_bytes,
-                                 on_progress=lambda done, total: report({"state": "making", "done": done,
-                                                                         "total": total}))
+        with runner(proving.executor, proving.workers) as pool:
+            proofs = prove_regions(problem.board, plan.sections, staged, pool, deadline=proving.deadline,
+                                   max_proof_bytes=proving.max_proof_bytes, cube_seconds=proving.cube_seconds,
+                                   on_progress=lambda done, total: proving.report({"state": "making", "done": done,
+                                                                                   "total": total}))
     except CubesFailed as reason:
         raise CertificateUnavailable(str(reason)) from None
-    except Exception as error:  # a worker died (memory, a killed cluster): no bundle
+    except Exception as error:  # a worker died (memory, a killed cluster): no certificate
         if isinstance(error, RuntimeError) and "satisfiable" in str(error):
             raise
-        raise CertificateUnavailable(f"the cube proofs failed: {error}") from None
-    (staged / "cubes.txt").write_text("".join(" ".join(map(str, (*cube, 0))) + "\n" for cube in bundle.cubes),
-                                      encoding="ascii")
-    negated = tuple(tuple(-literal for literal in cube) for cube in bundle.cubes)
-    cover = log_proof(staged / FORMULA, staged / "cover.drat", time_limit=_remaining(deadline),
-                      max_proof_bytes=max_proof_bytes, extra=negated)
-    _raise_unless_refuted(problem, cover.status, cover.wall_seconds, cover.detail, max_proof_bytes, can_split=False)
-    return Evidence(bundle=bundle, cover=cover, seconds=time.monotonic() - started,
-                    entries=bundle_entries(staged, len(bundle.cubes)))
-
-
-def _first_cubes(problem: PlacementProblem, formula: PlainFormula, encoding: str, bound: int
-                 ) -> list[tuple[int, ...]]:
-    """Count cubes over the totalizer's nodes when the bound is a totalizer's, else a split
-    on the squares that attack most."""
-    cubes = None
-    if encoding == "totalizer":
-        start, end = formula.cardinality
-        inputs = list(formula.cardinality_literals)
-        counted = bound
-        if problem.objective.maximize:  # CardEnc.atleast is an atmost over the empty squares
-            inputs, counted = [-literal for literal in inputs], len(inputs) - bound
-        cubes = count_cubes(inputs, formula.clauses[start:end], counted, CUBE_DEPTH)
-    if cubes:
-        return cubes
-    cubes = [()]
-    for _ in range(FIRST_SQUARE_SPLITS):
-        cubes = [child for cube in cubes for child in split_on_square(problem, cube)]
-    return cubes
-
-
-@contextlib.contextmanager
-def _local_pool(workers: int):
-    from chessdom.processes import WorkerPool
-
-    with WorkerPool(workers) as pool:
-        yield pool
-
-
-def _size(bytes_: int) -> str:
-    return f"{bytes_ / 2**20:.0f} MiB" if bytes_ >= 2**20 else f"{bytes_} bytes"
+        raise CertificateUnavailable(f"the region cube proofs failed: {error}") from None
+    return Evidence(plan=plan, regions=proofs, seconds=proofs.seconds)
 
 
 def independent_check(directory: Path, time_limit: float | None, workers: int = 1) -> dict:
@@ -325,9 +304,13 @@ def independent_check(directory: Path, time_limit: float | None, workers: int = 
         done = subprocess.run(command, capture_output=True, text=True, timeout=time_limit, check=False)
     except subprocess.TimeoutExpired:
         return {"checked": False, "verdict": "the check did not finish within the time limit"}
-    if done.returncode not in (0, 1):
-        return {"checked": False, "verdict": f"not checked: {done.stderr.strip() or done.returncode}"}
-    verdict = json.loads(done.stdout)
+    try:
+        verdict = json.loads(done.stdout) if done.returncode in (0, 1) else None
+    except ValueError:  # the checker died before its verdict (a traceback exits 1 too)
+        verdict = None
+    if verdict is None:
+        last = done.stderr.strip().splitlines()[-1:] or [str(done.returncode)]
+        return {"checked": False, "verdict": f"not checked: {last[0]}"}
     if not verdict["ok"]:
         raise CertificateUnavailable(f"the independent checker rejected the certificate: {verdict['reason']}")
     return {"checked": True, "verdict": "VERIFIED", **verdict["checker"], "seconds": verdict["seconds"],

@@ -15,17 +15,27 @@ from chessdom.models.certificates.cubes import Bundle
 from chessdom.models.certificates.enumeration import Enumeration
 from chessdom.models.certificates.formula import PlainFormula
 from chessdom.models.certificates.prover import SOLVER, ProofRun
+from chessdom.models.certificates.region_evidence import FEWER_FORMULA, RegionPlan
+from chessdom.models.certificates.regions import Cube, RegionProofs, Section, partition_names, partitions
+
+CONTRACT_V3 = "chessdom-certificate/3"
+"""Region cubes (docs/explanation/certificate-contract.md), defined here until the checker
+exports it."""
+
 
 @dataclass(frozen=True)
 class Evidence:
-    """One proof (``run``), or a cube bundle with its cover proof."""
+    """One proof (``run``), or a cube bundle with its cover proof, or (contract version 3)
+    the region cubes of ``plan``'s sections with their ``regions`` proofs."""
 
     run: ProofRun | None = None
     bundle: Bundle | None = None
     cover: ProofRun | None = None
     seconds: float = 0.0
-    """A bundle's wall time, first cube to cover."""
+    """A bundle's wall time, first cube to cover (or to the last region cube)."""
     entries: dict = field(default_factory=dict)
+    plan: RegionPlan | None = None
+    regions: RegionProofs | None = None
 
 
 def file_entry(path: Path) -> dict:
@@ -65,7 +75,10 @@ def manifest_of(result: PlacementResult, bound: int, encoding: str, order: str, 
         "formula": {**file_entry(directory / FORMULA), "variables": formula.variables,
                     "clauses": len(formula.clauses)},
     })
-    if evidence.run is not None:
+    if evidence.regions is not None:
+        manifest["contract"] = CONTRACT_V3
+        manifest.update(_region_entries(problem.board, directory, evidence))
+    elif evidence.run is not None:
         run = evidence.run
         manifest["proof"] = {**file_entry(directory / PROOF), "format": "DRAT, text"}
         manifest["prover"] = {**SOLVER, "solve_seconds": round(run.solve_seconds, 3),
@@ -81,6 +94,34 @@ def manifest_of(result: PlacementResult, bound: int, encoding: str, order: str, 
     manifest["optimum"] = {"solver": result.solver.name, "proof": result.proof}
     manifest["created_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
     return manifest
+
+
+def _region_entries(board, directory: Path, evidence: Evidence) -> dict:
+    """Contract version 3's ``regions``, ``fewer`` (when planned) and ``prover``."""
+    plan, proved = evidence.plan, evidence.regions.sections
+    entries = {"regions": _regions(board, directory, plan.sections[0], proved[0])}
+    if plan.fewer is not None:
+        bound, formula = plan.fewer
+        entries["fewer"] = {"bound": bound,
+                            "formula": {**file_entry(directory / FEWER_FORMULA), "variables": formula.variables,
+                                        "clauses": len(formula.clauses)},
+                            "regions": _regions(board, directory, plan.sections[1], proved[1])}
+    runs = [run for section in proved for _, run in section]
+    entries["prover"] = {**SOLVER, "solve_seconds": round(sum(run.solve_seconds for run in runs), 3),
+                         "longest_cube_seconds": round(max(run.solve_seconds for run in runs), 3),
+                         "wall_seconds": round(evidence.seconds, 3), "cubes": len(runs),
+                         "splits": evidence.regions.splits}
+    return entries
+
+
+def _regions(board, directory: Path, section: Section, proved: list[tuple[Cube, ProofRun]]) -> dict:
+    """One section's partitions (as many as its deepest cube needs), relation and cubes."""
+    deepest = max(cube.level for cube, _ in proved)
+    return {"partitions": [partition_names(board, partition) for partition in partitions(board)[:deepest + 1]],
+            "relation": section.relation,
+            "cubes": [{"level": cube.level, "counts": list(cube.counts),
+                       "proof": file_entry(directory / f"{section.prefix}{index}.drat")}
+                      for index, (cube, _) in enumerate(proved, start=1)]}
 
 
 def write_manifest(directory: Path, manifest: dict) -> None:
