@@ -5,8 +5,9 @@ the manifest with its own attack rule, literal order and symmetries (:mod:`.form
 :mod:`.enumeration`), compares it byte for byte with the certificate's file, checks every
 file's SHA-256, the witness or the listed placements and the words of the claim, and has
 dratify check the DRAT refutations, asking it only what it answers soundly
-(:mod:`.refutation`): one proof, or a cube bundle's proofs and cover (:mod:`.cubes`), in
-parallel on any executor (:mod:`.check`). Whatever it reads is bounded by the contract's
+(:mod:`.refutation`): one proof, a cube bundle's proofs and cover (:mod:`.cubes`), or
+version 3's region cubes, whose partitions and cover it checks itself (:mod:`.regions`,
+:mod:`.cover`), in parallel on any executor (:mod:`.check`). Whatever it reads is bounded by the contract's
 limits before any work is done (:mod:`.manifest`, :mod:`.files`, :mod:`.sources`); what it
 cannot read is :class:`Unreadable`, not a rejection.
 
@@ -17,14 +18,18 @@ from chessdom.certificates.check import CheckerUnavailable, Verdict, check_certi
 from chessdom.certificates.contract import (
     CONTRACT,
     CONTRACT_V1,
+    CONTRACT_V3,
     CONTRACTS,
     COVER,
     CUBES,
+    FEWER_FORMULA,
+    FEWER_PROOF,
     FILES,
     FORMULA,
     MANIFEST,
     ORDERS,
     PROOF,
+    REGION_PROOF,
     claim,
     enumeration_claim,
     refuted_bound,
@@ -36,13 +41,17 @@ __all__ = [
     "CONTRACT",
     "CONTRACTS",
     "CONTRACT_V1",
+    "CONTRACT_V3",
     "COVER",
     "CUBES",
+    "FEWER_FORMULA",
+    "FEWER_PROOF",
     "FILES",
     "FORMULA",
     "MANIFEST",
     "ORDERS",
     "PROOF",
+    "REGION_PROOF",
     "CheckerUnavailable",
     "Unreadable",
     "Verdict",

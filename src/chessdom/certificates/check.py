@@ -1,6 +1,8 @@
 """Check a certificate directory: manifest, files, the placements, the rebuilt formula,
-and the DRAT refutations — one proof, or a cube bundle's proofs and cover, checked on
-any :class:`concurrent.futures.Executor` (a local process pool, a Dask cluster's)."""
+and the DRAT refutations — one proof, a cube bundle's proofs and cover, or version 3's
+region cubes (their partitions and cover checked here, :mod:`.regions`, :mod:`.cover`),
+checked on any :class:`concurrent.futures.Executor` (a local process pool, a Dask
+cluster's)."""
 
 from __future__ import annotations
 
@@ -11,13 +13,22 @@ from dataclasses import asdict, dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from chessdom.certificates.contract import ContractError, claim, enumeration_claim, refuted_bound, witness_problem
+from chessdom.certificates.contract import (
+    MONOTONE,
+    ContractError,
+    claim,
+    enumeration_claim,
+    refuted_bound,
+    witness_problem,
+)
+from chessdom.certificates.cover import check_cover
 from chessdom.certificates.cubes import CubeError, bundle_refutations
 from chessdom.certificates.enumeration import EnumerationError, expand
 from chessdom.certificates.files import FileMismatch, hash_listed
 from chessdom.certificates.formula import rebuild_formula
-from chessdom.certificates.manifest import Manifest, read_manifest
+from chessdom.certificates.manifest import Manifest, Regions, read_manifest
 from chessdom.certificates.refutation import POLICY, REVISION, Refutation, check_refutation, refutation
+from chessdom.certificates.regions import RegionError, check_cubes, cube_clauses, read_partitions
 
 ENGINES = ("native", "python")
 
@@ -97,7 +108,7 @@ def check_certificate(directory: str | Path, engine: str = "native", executor: E
         manifest = read_manifest(Path(directory))
         verdict.steps["manifest"] = True
         context: dict = {"directory": Path(directory), "engine": engine, "executor": executor}
-        steps = (_bound_and_claim, _hashes, _placements, _rebuilt_formula, _witness, _refutations)
+        steps = (_bound_and_claim, _hashes, _placements, _rebuilt_formula, _witness, _fewer, _regions, _refutations)
         verdict.ok = all(step(manifest, context, verdict) for step in steps)
     finally:
         verdict.seconds = round(time.perf_counter() - started, 3)
@@ -133,7 +144,7 @@ def _bound_and_claim(read: Manifest, context: dict, verdict: Verdict) -> bool:
 def _hashes(read: Manifest, context: dict, verdict: Verdict) -> bool:
     """Every file the manifest lists has its size and SHA-256 (read no further than that
     size); the paths of the refutations to check."""
-    directory, bundle = context["directory"], "cubes" in read.files
+    directory, bundle = context["directory"], "cubes" in read.files or read.regions is not None
     paths = {label: directory / listed.file for label, listed in read.files.items()}
     for label, listed in read.files.items():
         step = f"{listed.file} hash"
@@ -190,21 +201,99 @@ def _witness(read: Manifest, context: dict, verdict: Verdict) -> bool:
 
 
 def _rebuilt_formula(read: Manifest, context: dict, verdict: Verdict) -> bool:
-    step = "rebuilt formula"
+    return _same_formula(read, context, verdict, "formula", read.bound, context["blocked"])
+
+
+def _same_formula(read: Manifest, context: dict, verdict: Verdict, label: str, bound: int, blocked) -> bool:
+    """The file listed as ``label`` is the formula the contract builds for ``bound`` and
+    ``blocked``; its variables (the header's ``N``) go in ``context[label]``, from the
+    rebuilt bytes, not from a file that might change after it was hashed."""
+    step = f"rebuilt {label}"
     try:
-        expected = rebuild_formula(read.problem, read.bound, read.encoding, read.order, context["blocked"])
+        expected = rebuild_formula(read.problem, bound, read.encoding, read.order, blocked)
     except ContractError as error:
         return not verdict.fail(step, str(error))
-    if hashlib.sha256(expected).hexdigest() != read.files["formula"].sha256:
-        return not verdict.fail(step, "formula.cnf is not the formula of the problem and bound: "
-                                      + _first_difference(expected, context["paths"]["formula"]))
+    if hashlib.sha256(expected).hexdigest() != read.files[label].sha256:
+        return not verdict.fail(step, f"{read.files[label].file} is not the formula of the problem and bound {bound}: "
+                                      + _first_difference(expected, context["paths"][label]))
+    context[label] = int(expected[: expected.index(b"\n")].split()[2])
     verdict.steps[step] = True
     return True
 
 
+def _fewer(read: Manifest, context: dict, verdict: Verdict) -> bool:
+    """Version 3: the relation "exactly" leaves placements of fewer pieces to ``fewer``,
+    unless the objective is monotone and nothing is blocked (adding pieces to one of them
+    then gives one of exactly ``B``, refuted). ``fewer`` stands only where it is needed."""
+    if read.regions is None:
+        return True
+    needed = read.regions.relation == "exactly" and read.bound > 0 and (
+        read.enumeration is not None or read.objective not in MONOTONE)
+    fewer = read.fewer
+    if fewer is None:
+        if needed:
+            return not verdict.fail("fewer", f"the relation 'exactly' refutes placements of exactly {read.bound} "
+                                             f"pieces; those of fewer need the manifest's 'fewer', which it lacks")
+        return True
+    if not needed:
+        return not verdict.fail("fewer", "the manifest lists 'fewer' where the contract has none")
+    if fewer.bound != read.bound - 1:
+        return not verdict.fail("fewer", f"fewer refutes {fewer.bound} pieces, not {read.bound - 1}")
+    if fewer.regions.relation == "exactly" and read.objective not in MONOTONE:
+        return not verdict.fail("fewer", f"fewer's relation must be 'at most' for {read.objective}")
+    verdict.steps["fewer"] = True
+    return _same_formula(read, context, verdict, "fewer formula", fewer.bound, ())
+
+
+def _sections(read: Manifest) -> list[tuple[str, Regions, int]]:
+    """Version 3's sections of region cubes: ``(step prefix, regions, refuted bound)``."""
+    sections = [("", read.regions, read.bound)]
+    if read.fewer is not None:
+        sections.append(("fewer ", read.fewer.regions, read.fewer.bound))
+    return sections
+
+
+def _regions(read: Manifest, context: dict, verdict: Verdict) -> bool:
+    """Version 3: the partitions, the cubes, and that the cubes cover every count."""
+    if read.regions is None:
+        return True
+    rows, cols = read.problem["rows"], read.problem["cols"]
+    for prefix, section, bound in _sections(read):
+        try:
+            levels = read_partitions(rows, cols, section.partitions)
+            verdict.steps[f"{prefix}partitions"] = True
+            check_cubes(levels, section.cubes)
+            verdict.steps[f"{prefix}cubes"] = True
+            check_cover(levels, section.relation, section.cubes, bound)
+        except RegionError as error:
+            return not verdict.fail(prefix + error.step, error.reason)
+        verdict.steps[f"{prefix}cover"] = True
+        context[f"{prefix}levels"] = levels
+    return True
+
+
+def _region_refutations(read: Manifest, context: dict) -> list[tuple[str, Refutation]]:
+    """One refutation per cube: its formula plus the cube's clauses."""
+    checks = []
+    for prefix, section, _ in _sections(read):
+        formula = f"{prefix}formula"
+        proof = "fewer proof" if prefix else "region proof"
+        regions = context[f"{prefix}levels"].regions
+        for index, (level, counts) in enumerate(section.cubes, start=1):
+            extra = cube_clauses(regions[level], counts, section.relation, context[formula])
+            checks.append((f"{prefix}region refutations",
+                           refutation(f"{proof} {index}", context["paths"], read.files, extra, formula)))
+    return checks
+
+
 def _refutations(read: Manifest, context: dict, verdict: Verdict) -> bool:
     paths = context["paths"]
-    if "proof" in read.files:
+    if read.regions is not None:
+        try:
+            checks = _region_refutations(read, context)
+        except RegionError as error:
+            return not verdict.fail(error.step, error.reason)
+    elif "proof" in read.files:
         checks = [("DRAT refutation", refutation("proof", paths, read.files))]
     else:
         try:

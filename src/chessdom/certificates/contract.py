@@ -14,14 +14,22 @@ import re
 
 CONTRACT_V1 = "chessdom-certificate/1"
 CONTRACT = "chessdom-certificate/2"
-CONTRACTS = (CONTRACT_V1, CONTRACT)
+CONTRACT_V3 = "chessdom-certificate/3"
+CONTRACTS = (CONTRACT_V1, CONTRACT, CONTRACT_V3)
 """Version 2 adds the literal order, cube bundles and enumerations; version 1
-certificates (always row-major, one proof, one bound) still check."""
+certificates (always row-major, one proof, one bound) still check. Version 3 splits the
+refutation into region cubes, one proof per symmetry class of region counts, and the
+checker itself checks that the classes cover every count (:mod:`.regions`)."""
 MANIFEST = "manifest.json"
 FORMULA = "formula.cnf"
 PROOF = "proof.drat"
 CUBES = "cubes.txt"
 COVER = "cover.drat"
+FEWER_FORMULA = "fewer.cnf"
+"""Version 3: the formula of one piece fewer, without blocked placements (see "fewer")."""
+REGION_PROOF = "cube-{}.drat"
+FEWER_PROOF = "fewer-cube-{}.drat"
+"""Version 3's proof files, numbered from 1 in the order of the manifest's cubes."""
 FILES = (MANIFEST, FORMULA, PROOF)
 """A single-proof certificate holds these files and nothing else; a cube bundle holds
 ``cubes.txt``, ``cover.drat`` and one ``cube-N.drat`` per cube instead of ``proof.drat``."""
@@ -45,6 +53,16 @@ MAX_CERTIFICATE_BYTES = 4 * 2**30
 """Every file the manifest lists, together: what unpacking or downloading may write."""
 MAX_CUBES = 100_000
 MAX_ENUMERATED = 10_000_000
+MAX_PARTITIONS = 8
+MAX_REGIONS = 1024
+"""Version 3: partitions a manifest may list, and regions in each."""
+MAX_VECTORS = 2_000_000
+"""Version 3: count vectors the checker enumerates to check a cover, at most (γ(Q_13) ≤ 6
+enumerates 210 at the coarsest level: five regions, six pieces)."""
+MINIMISATIONS = ("domination", "independent_domination", "total_domination")
+MONOTONE = ("domination", "total_domination")
+"""Objectives whose structure clauses are all positive: adding a piece to a placement that
+meets them gives one that meets them too."""
 """Solutions or classes an enumeration may claim (γ(Q_15) has 205,832 placements)."""
 
 _PLURALS = {piece: piece + "s" for piece in PIECES}
@@ -163,11 +181,11 @@ def placement_problem(problem: dict, placed: set[tuple[int, int]]) -> str | None
             for f in range(cols):
                 own = (r, f) in placed and objective != "total_domination"
                 if not own and not any(attacks(piece, r - pr, f - pf) for pr, pf in placed):
-                    return f"it leaves {_square_name(r, f)} undominated"
+                    return f"it leaves {square_name(r, f)} undominated"
     return None
 
 
-def _square_name(rank: int, file: int) -> str:
+def square_name(rank: int, file: int) -> str:
     """``h5`` for rank 4, file 7 (both from 0): the inverse of the names read above."""
     letters = ""
     file += 1

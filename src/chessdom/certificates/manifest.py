@@ -14,6 +14,7 @@ from pathlib import Path
 
 from chessdom.certificates.contract import (
     CONTRACT_V1,
+    CONTRACT_V3,
     CONTRACTS,
     ENCODINGS,
     MANIFEST,
@@ -22,8 +23,11 @@ from chessdom.certificates.contract import (
     MAX_ENUMERATED,
     MAX_FORMULA_BYTES,
     MAX_MANIFEST_BYTES,
+    MAX_PARTITIONS,
     MAX_PROOF_BYTES,
+    MAX_REGIONS,
     MAX_SQUARES,
+    MINIMISATIONS,
     ORDERS,
     ContractError,
     validate_problem,
@@ -43,6 +47,27 @@ class Listed:
 
 
 @dataclass(frozen=True)
+class Regions:
+    """Version 3's ``regions`` (or ``fewer.regions``), typed and within the limits; whether
+    the partitions partition the board and the cubes fit them is checked later
+    (:mod:`.regions`)."""
+
+    partitions: list
+    """Lists of regions, a region a list of square names."""
+    relation: str
+    cubes: list[tuple[int, tuple[int, ...]]]
+    """``(level, counts)`` of each cube, in the manifest's order."""
+
+
+@dataclass(frozen=True)
+class Fewer:
+    """Version 3's ``fewer``: the refutation of one piece fewer, in region cubes."""
+
+    bound: int
+    regions: Regions
+
+
+@dataclass(frozen=True)
 class Manifest:
     """The manifest's fields the checks rely on, of the contract's types and within its limits."""
 
@@ -56,7 +81,10 @@ class Manifest:
     witness: list | None
     enumeration: dict | None
     files: dict[str, Listed]
-    """``formula``, and ``proof`` or ``cubes``, ``cover`` and ``cube proof N``."""
+    """``formula``, and ``proof`` or ``cubes``, ``cover`` and ``cube proof N``; version 3:
+    ``region proof N``, and with ``fewer`` also ``fewer formula`` and ``fewer proof N``."""
+    regions: Regions | None = None
+    fewer: Fewer | None = None
 
 
 def read_manifest(directory: Path) -> Manifest:
@@ -83,6 +111,8 @@ def _typed(raw) -> Manifest:
     version_one = raw["contract"] == CONTRACT_V1
     if version_one and ({"order", "cubes", "enumeration"} & set(raw)):
         raise ContractError(f"{CONTRACT_V1} has no literal order, cubes or enumeration")
+    if raw["contract"] != CONTRACT_V3 and ({"regions", "fewer"} & set(raw)):
+        raise ContractError(f"only {CONTRACT_V3} has regions or fewer")
     rows, cols, _, objective = validate_problem(_field(raw, "problem", dict))
     if rows * cols > MAX_SQUARES:
         raise ContractError(f"the contract covers boards of at most {MAX_SQUARES} squares, not {rows}×{cols}")
@@ -94,7 +124,66 @@ def _typed(raw) -> Manifest:
     enumeration = _enumeration(raw["enumeration"]) if "enumeration" in raw else None
     witness = None if enumeration is not None else _names(_field(raw, "witness", list), "witness")
     _field(raw, "claim", str)
+    if raw["contract"] == CONTRACT_V3:
+        regions, fewer = _version_three(raw, objective, squares)
+        return Manifest(raw, raw["problem"], objective, value, bound, encoding, order, witness, enumeration,
+                        _region_files(raw, regions, fewer), regions, fewer)
     return Manifest(raw, raw["problem"], objective, value, bound, encoding, order, witness, enumeration, _files(raw))
+
+
+def _version_three(raw: dict, objective: str, squares: int) -> tuple[Regions, Fewer | None]:
+    if objective not in MINIMISATIONS:
+        raise ContractError(f"{CONTRACT_V3} is defined for {', '.join(MINIMISATIONS)}, not {objective}")
+    if {"proof", "cubes"} & set(raw):
+        raise ContractError(f"{CONTRACT_V3} has regions instead of a proof or cubes")
+    regions = _regions(raw.get("regions"), squares, "regions")
+    fewer = None
+    if "fewer" in raw:
+        entry = _field(raw, "fewer", dict)
+        if "fewer" in entry:
+            raise ContractError("fewer cannot hold a fewer of its own")
+        fewer = Fewer(_integer(entry, "bound", squares, "fewer.bound"),
+                      _regions(entry.get("regions"), squares, "fewer.regions"))
+    if len(regions.cubes) + (len(fewer.regions.cubes) if fewer else 0) > MAX_CUBES:
+        raise ContractError(f"regions and fewer list more than {MAX_CUBES} cubes together")
+    return regions, fewer
+
+
+def _regions(entry, squares: int, label: str) -> Regions:
+    """Every field typed and bounded: the work of reading the partitions is bounded by the
+    squares (each must list every square once), of the cubes by MAX_CUBES and MAX_REGIONS."""
+    if not isinstance(entry, dict):
+        raise ContractError(f"{label} must be a JSON object with partitions, relation and cubes")
+    partitions = _field(entry, "partitions", list, f"{label}.partitions")
+    if not 1 <= len(partitions) <= MAX_PARTITIONS:
+        raise ContractError(f"{label}.partitions must list 1…{MAX_PARTITIONS} partitions, not {len(partitions)}")
+    for j, partition in enumerate(partitions):
+        where = f"{label}.partitions[{j}]"
+        if not isinstance(partition, list) or not 1 <= len(partition) <= MAX_REGIONS:
+            raise ContractError(f"{where} must be a list of 1…{MAX_REGIONS} regions")
+        for region in partition:
+            if not isinstance(region, list):
+                raise ContractError(f"{where} must be a list of regions, each a list of square names")
+            _names(region, where)
+        if sum(map(len, partition)) > squares:
+            raise ContractError(f"{where} names more squares than the board's {squares}")
+    relation = _choice(entry, "relation", ("at most", "exactly"), f"{label}.relation")
+    cubes = _field(entry, "cubes", list, f"{label}.cubes")
+    if not 1 <= len(cubes) <= MAX_CUBES:
+        raise ContractError(f"{label}.cubes must list 1…{MAX_CUBES} cubes, not {len(cubes)}")
+    return Regions(partitions, relation, [_cube(cube, squares, f"{label}.cubes[{index}]")
+                                          for index, cube in enumerate(cubes)])
+
+
+def _cube(cube, squares: int, label: str) -> tuple[int, tuple[int, ...]]:
+    if not isinstance(cube, dict):
+        raise ContractError(f"{label} must be a JSON object with level, counts and proof")
+    level = _integer(cube, "level", MAX_PARTITIONS - 1, f"{label}.level")
+    counts = _field(cube, "counts", list, f"{label}.counts")
+    if not 1 <= len(counts) <= MAX_REGIONS or not all(
+            isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= squares for count in counts):
+        raise ContractError(f"{label}.counts must be a list of 1…{MAX_REGIONS} integers in 0…{squares}")
+    return level, tuple(counts)
 
 
 def _short(value) -> str:
@@ -115,10 +204,10 @@ def _integer(mapping: dict, name: str, most: int, label: str | None = None) -> i
     return value
 
 
-def _choice(mapping: dict, name: str, choices: tuple) -> str:
-    value = _field(mapping, name, str)
+def _choice(mapping: dict, name: str, choices: tuple, label: str | None = None) -> str:
+    value = _field(mapping, name, str, label)
     if value not in choices:
-        raise ContractError(f"{name} must be one of {', '.join(choices)}, got {_short(value)}")
+        raise ContractError(f"{label or name} must be one of {', '.join(choices)}, got {_short(value)}")
     return value
 
 
@@ -172,6 +261,24 @@ def _files(raw: dict) -> dict[str, Listed]:
             files[f"cube proof {index + 1}"] = _listed(entry, f"cubes.proofs[{index}]", MAX_PROOF_BYTES)
     else:
         files["proof"] = _listed(raw.get("proof"), "proof", MAX_PROOF_BYTES)
+    return _distinct_and_within(files)
+
+
+def _region_files(raw: dict, regions: Regions, fewer: Fewer | None) -> dict[str, Listed]:
+    """Version 3's files: the formula, a proof per cube, and fewer's formula and proofs."""
+    files = {"formula": _listed(raw.get("formula"), "formula", MAX_FORMULA_BYTES)}
+    for index, cube in enumerate(raw["regions"]["cubes"]):
+        files[f"region proof {index + 1}"] = _listed(cube.get("proof"), f"regions.cubes[{index}].proof",
+                                                     MAX_PROOF_BYTES)
+    if fewer is not None:
+        files["fewer formula"] = _listed(raw["fewer"].get("formula"), "fewer.formula", MAX_FORMULA_BYTES)
+        for index, cube in enumerate(raw["fewer"]["regions"]["cubes"]):
+            files[f"fewer proof {index + 1}"] = _listed(cube.get("proof"), f"fewer.regions.cubes[{index}].proof",
+                                                        MAX_PROOF_BYTES)
+    return _distinct_and_within(files)
+
+
+def _distinct_and_within(files: dict[str, Listed]) -> dict[str, Listed]:
     names = [listed.file for listed in files.values()]
     if len(set(names)) != len(names):
         raise ContractError("every file the manifest lists must have a name of its own")

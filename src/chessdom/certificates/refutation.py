@@ -60,11 +60,13 @@ class Refutation:
     proof_bytes: int = 0
 
 
-def refutation(label: str, paths: dict, files: dict, extra: tuple[tuple[int, ...], ...] = ()) -> Refutation:
-    """The refutation of ``formula`` by the file the manifest lists as ``label`` (``paths``
-    and ``files`` map labels to paths and to :class:`~.manifest.Listed` entries)."""
-    formula, proof = files["formula"], files[label]
-    return Refutation(proof.file, str(paths["formula"]), formula.sha256, str(paths[label]), proof.sha256, extra,
+def refutation(label: str, paths: dict, files: dict, extra: tuple[tuple[int, ...], ...] = (),
+               formula_label: str = "formula") -> Refutation:
+    """The refutation of the formula listed as ``formula_label`` by the file the manifest
+    lists as ``label`` (``paths`` and ``files`` map labels to paths and to
+    :class:`~.manifest.Listed` entries)."""
+    formula, proof = files[formula_label], files[label]
+    return Refutation(proof.file, str(paths[formula_label]), formula.sha256, str(paths[label]), proof.sha256, extra,
                       formula.bytes, proof.bytes)
 
 
