@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -78,34 +79,81 @@ def count_optimal(problem: PlacementProblem, value: int, *, representatives: boo
     return _Search(problem, time_limit=time_limit).count(value, representatives)
 
 
+@dataclass(frozen=True)
+class SearchArrays:
+    """A problem as the compiled search sees it: what each square covers and takes from the
+    candidates (bit rows of 64-bit words), the board's row, and every square any covers."""
+
+    covers: np.ndarray
+    excludes: np.ndarray
+    full: np.ndarray
+    reach: int
+
+
+def search_arrays(problem: PlacementProblem) -> SearchArrays:
+    """``problem``'s bit rows: closed neighbourhoods (open ones for total domination), and
+    for independent domination each square's own neighbourhood taken from the candidates."""
+    if problem.objective not in BRANCH_AND_BOUND_OBJECTIVES:
+        answered = ", ".join(objective.value for objective in BRANCH_AND_BOUND_OBJECTIVES)
+        raise ValueError(f"objective: branch-and-bound answers {answered}, not {problem.objective.value}")
+    squares = problem.board.num_squares
+    attacks = attack_table(problem.board, problem.piece).bitsets
+    total = problem.objective is Objective.TOTAL_DOMINATION
+    independent = problem.objective is Objective.INDEPENDENT_DOMINATION
+    covers = [a if total else a | 1 << s for s, a in enumerate(attacks)]
+    words = (squares + 63) // 64
+    reach = 0
+    for row in covers:
+        reach |= row
+    excludes = [a | 1 << s if independent else 0 for s, a in enumerate(attacks)]
+    return SearchArrays(_rows(covers, words), _rows(excludes, words), _rows([(1 << squares) - 1], words)[0], reach)
+
+
+def _rows(masks: list[int], words: int) -> np.ndarray:
+    rows = np.zeros((len(masks), words), np.uint64)
+    for i, mask in enumerate(masks):
+        for w in range(words):
+            rows[i, w] = (mask >> (64 * w)) & 0xFFFF_FFFF_FFFF_FFFF
+    return rows
+
+
+def tallied(problem: PlacementProblem, placements: np.ndarray, found: int, exact: bool, *,
+            representatives: bool) -> SolutionCount:
+    """The count of ``found`` placements of which ``placements`` (rows of square numbers)
+    were listed: their symmetry classes, each class's leader checked; exact only if
+    ``exact`` and every one found was listed."""
+    leaders = checked_leaders(problem, placements)
+    names = tuple(tuple(square_names(problem.board, leader)) for leader in leaders) if representatives else None
+    return SolutionCount(found, len(leaders), exact and len(placements) == found, names)
+
+
+def checked_leaders(problem: PlacementProblem, placements: np.ndarray) -> list[tuple[Square, ...]]:
+    """The classes of ``placements`` (rows of square numbers) by their leaders (canonical
+    forms, sorted), each passed by the independent checker."""
+    leaders = class_leaders(problem.board, placements)
+    for leader in leaders:
+        checked_placement(problem, leader)
+    return leaders
+
+
+def checked_placement(problem: PlacementProblem, row) -> tuple[Square, ...]:
+    """The placement's squares (a row of square numbers, -1 for none), after the
+    independent checker has passed it."""
+    squares = tuple(sorted(int(s) for s in row if s >= 0))
+    board, objective = problem.board, problem.objective
+    if not objective.satisfied_by(check_placement(board, problem.piece, squares)):
+        raise AssertionError(f"the search returned {square_names(board, squares)}, which is no {objective.value}")
+    return squares
+
+
 class _Search:
     """One problem's bit rows and the searches run on them."""
 
     def __init__(self, problem: PlacementProblem, node_limit: int = 0, time_limit: float | None = None):
-        if problem.objective not in BRANCH_AND_BOUND_OBJECTIVES:
-            answered = ", ".join(objective.value for objective in BRANCH_AND_BOUND_OBJECTIVES)
-            raise ValueError(f"objective: branch-and-bound answers {answered}, not {problem.objective.value}")
         self.problem, self.node_limit, self.nodes, self.proved = problem, node_limit, 0, 1
         self.deadline = None if time_limit is None else time.monotonic() + time_limit
-        board, squares = problem.board, problem.board.num_squares
-        attacks = attack_table(board, problem.piece).bitsets
-        total = problem.objective is Objective.TOTAL_DOMINATION
-        independent = problem.objective is Objective.INDEPENDENT_DOMINATION
-        covers = [a if total else a | 1 << s for s, a in enumerate(attacks)]
-        self.words = (squares + 63) // 64
-        self.covers = self._rows(covers)
-        self.excludes = self._rows([a | 1 << s if independent else 0 for s, a in enumerate(attacks)])
-        self.full = self._rows([(1 << squares) - 1])[0]
-        self.reach = 0
-        for row in covers:
-            self.reach |= row
-
-    def _rows(self, masks: list[int]) -> np.ndarray:
-        rows = np.zeros((len(masks), self.words), np.uint64)
-        for i, mask in enumerate(masks):
-            for w in range(self.words):
-                rows[i, w] = (mask >> (64 * w)) & 0xFFFF_FFFF_FFFF_FFFF
-        return rows
+        arrays = search_arrays(problem)
+        self.covers, self.excludes, self.full, self.reach = arrays.covers, arrays.excludes, arrays.full, arrays.reach
 
     def coverable(self) -> bool:
         return self.reach == (1 << self.problem.board.num_squares) - 1
@@ -150,21 +198,12 @@ class _Search:
         checked; a count stopped by a limit holds those listed until then, inexact."""
         _, sets, stats = self._run(value, list_rows=MAX_LISTED, may_stop=True)
         found = int(stats[FOUND])
-        listed = min(found, MAX_LISTED)
-        board = self.problem.board
-        leaders = class_leaders(board, sets[:listed])
-        for leader in leaders:
-            self._checked(leader)
-        names = tuple(tuple(square_names(board, leader)) for leader in leaders) if representatives else None
-        return SolutionCount(found, len(leaders), listed == found and not stats[STOPPED], names)
+        return tallied(self.problem, sets[:min(found, MAX_LISTED)], found, not stats[STOPPED],
+                       representatives=representatives)
 
     def _checked(self, row) -> tuple[Square, ...]:
         """The placement's squares, after the independent checker has passed it."""
-        squares = tuple(sorted(int(s) for s in row if s >= 0))
-        board, objective = self.problem.board, self.problem.objective
-        if not objective.satisfied_by(check_placement(board, self.problem.piece, squares)):
-            raise AssertionError(f"the search returned {square_names(board, squares)}, which is no {objective.value}")
-        return squares
+        return checked_placement(self.problem, row)
 
     def result(self, status: Status, value: int | None, placement: tuple[str, ...], started: float,
                proof: str | None, tally: SolutionCount | None = None) -> PlacementResult:

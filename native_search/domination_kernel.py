@@ -109,6 +109,7 @@ def _search(covers, excludes, full, dominated, allowed, k, chosen, depth, found,
     if not undominated.any():
         if stats[FOUND] < found.shape[0]:
             found[stats[FOUND], :depth] = chosen[:depth]
+            found[stats[FOUND], depth:] = -1  # a row may be handed over unfilled (np.empty)
         stats[FOUND] += 1
         return not list_all
     if k == 0:
@@ -147,11 +148,49 @@ def dominating_set(covers: np.ndarray, excludes: np.ndarray, full: np.ndarray, k
     return exists, sets, stats
 
 
-def _run(covers, excludes, full, k, sets, list_rows, node_limit, seconds):
+def branch_candidates(covers: np.ndarray, full: np.ndarray, dominated: np.ndarray, allowed: np.ndarray,
+                      k: int) -> np.ndarray | None:
+    """The candidates :func:`_search` branches on where ``dominated`` is covered, ``allowed``
+    may still be chosen and ``k`` more squares may be: in its order (its children are
+    candidate ``i`` chosen, ``0..i-1`` excluded), empty where a square has no candidate or the
+    degree bound ends the branch; None where everything is covered (the node is a set)."""
+    undominated = full & ~dominated
+    if not undominated.any():
+        return None
+    if k == 0:
+        return np.empty(0, np.int64)
+    vertex, how_many = _branch_vertex(covers, undominated, allowed, k)
+    if vertex < 0:
+        return np.empty(0, np.int64)
+    return _candidates(covers, undominated, allowed, vertex, how_many)
+
+
+def list_subtree(covers: np.ndarray, excludes: np.ndarray, full: np.ndarray, k: int, chosen: np.ndarray,
+                 allowed: np.ndarray, *, list_rows: int, seconds: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(sets, stats)``: every set of exactly ``k`` vertices covering ``full`` that holds
+    the vertices ``chosen`` and otherwise only ``allowed`` ones — the subtree of the search
+    below that node — the first ``list_rows`` of them in ``sets``, their number in
+    ``stats[FOUND]``; ``seconds`` stop it as :func:`dominating_set`'s do."""
+    sets = np.empty((max(list_rows, 1), k), np.int16)  # untouched pages cost nothing: rows are filled as found
+    dominated = np.zeros(full.shape[0], np.uint64)
+    for v in chosen:
+        dominated |= covers[v]
+    start = np.zeros(k + 1, np.int16)
+    start[:len(chosen)] = chosen
+    _, stats = _run(covers, excludes, full, k, sets, list_rows, 0, seconds,
+                    (dominated, allowed.copy(), k - len(chosen), start, len(chosen)))
+    return sets, stats
+
+
+def _run(covers, excludes, full, k, sets, list_rows, node_limit, seconds, node=None):
+    """The search from ``node`` — ``(dominated, allowed, k left, chosen, depth)`` — or from the root."""
     stats = np.zeros(3, np.int64)
     stop = np.zeros(1, np.uint8)
-    arguments = (covers, excludes, full, np.zeros(full.shape[0], np.uint64), full.copy(), k,
-                 np.zeros(k + 1, np.int16), 0, sets, list_rows > 0, stats, node_limit, stop)
+    if node is None:
+        node = (np.zeros(full.shape[0], np.uint64), full.copy(), k, np.zeros(k + 1, np.int16), 0)
+    dominated, allowed, left, chosen, depth = node
+    arguments = (covers, excludes, full, dominated, allowed, left, chosen, depth, sets, list_rows > 0, stats,
+                 node_limit, stop)
     if seconds is None:
         return bool(_search(*arguments)), stats
     answer = []

@@ -97,3 +97,19 @@ def test_independence_is_not_its_question():
 
     with pytest.raises(ValueError, match="objective"):
         branch_and_bound(PlacementProblem(Board.square(4), Piece.QUEEN, Objective.INDEPENDENCE))
+
+
+@pytest.mark.parametrize("at_least", [1, 7, 256, 5_000])
+def test_the_subtrees_of_a_count_hold_each_optimal_placement_once(at_least):
+    from chessdom.native_search.subtree_count import list_part, subtree_parts
+
+    for problem in [PlacementProblem(Board.square(8), Piece.QUEEN, BRANCH_AND_BOUND_OBJECTIVES[0]),
+                    PlacementProblem(Board(6, 7), Piece.KING, BRANCH_AND_BOUND_OBJECTIVES[1])]:
+        value = branch_and_bound(problem).value
+        parts, solutions = subtree_parts(problem, value, at_least), count_optimal(problem, value).solutions
+        # as many as asked for, or, where the whole tree holds fewer nodes, its placements one by one
+        assert len(parts) >= min(at_least, solutions) and len({part.key for part in parts}) == len(parts)
+        listed = [tuple(sorted(row)) for part in parts for row in list_part(problem, value, part)[0].tolist()]
+        assert len(listed) == len(set(listed)) == solutions, (problem, at_least)
+        for placement in set(listed[:50]):
+            assert problem.objective.satisfied_by(check_placement(problem.board, problem.piece, placement))

@@ -8,12 +8,18 @@ count of γ(Q_15) runs for hours, so a part is worth one fsync; a line is a few 
 bytes to a few kilobytes). The events:
 
 - ``{"part": KEY, "placements": [...]}`` — a part listed completely, with what it listed
-  (its placements as square numbers; lex-leaders for a part of lex-leaders);
+  (its placements as square numbers; lex-leaders for a part of lex-leaders); a part of the
+  branch-and-bound's count also says how many it ``found``, of which it keeps at most a
+  million placements in all, as the search does;
 - ``{"split": KEY}`` — a part cut into smaller ones past its budget
   (:func:`chessdom.models.counting.parts.split_part`): on resuming it is cut again at once;
 - ``{"complete": true, "solutions": S, "up_to_symmetry": C}`` — the count finished.
 
-A part's KEY is a digest of what decides which placements it lists (its region counts,
+The header names the engine that lists the parts (``lister``: ``sat``, the SAT path's parts
+of :mod:`chessdom.models.counting.parts`, also where a header written before it was named
+says none; or ``branch-and-bound``, the subtrees of
+:mod:`chessdom.native_search.subtree_count`, whose KEY is the node itself, the squares
+chosen and excluded, and whose plan is fingerprinted as the SAT parts' is). A SAT part's KEY is a digest of what decides which placements it lists (its region counts,
 weight, rings and lister), not of what it was handed from the part it was split
 from, which only saves work. The header's fingerprint covers the problem, the value
 counted, the parts planned and :data:`FORMAT_VERSION`, so a directory recording another
@@ -43,6 +49,8 @@ FORMAT_VERSION = 1
 listed), so that an older state is refused instead of misread."""
 
 STATE_FILE = "parts.jsonl"
+SAT_LISTER, BRANCH_AND_BOUND_LISTER = "sat", "branch-and-bound"
+"""The engines whose parts a state records (the header's ``lister``)."""
 
 
 class StateMismatch(ValueError):
@@ -64,20 +72,29 @@ def fingerprint(problem: PlacementProblem, value: int, parts: Iterable[Part], ma
     return hashlib.sha256(repr(shape).encode()).hexdigest()
 
 
+def branch_and_bound_fingerprint(problem: PlacementProblem, value: int, keys: list[str]) -> str:
+    """A digest of the branch-and-bound count's problem, value and plan (its parts' keys)."""
+    shape = (FORMAT_VERSION, BRANCH_AND_BOUND_LISTER, problem.board.rows, problem.board.cols, problem.piece.value,
+             problem.objective.value, value, keys)
+    return hashlib.sha256(repr(shape).encode()).hexdigest()
+
+
 class CountState:
     """The records of one count in ``directory`` (made if missing), checked against
-    ``fingerprint``; ``finished`` maps part keys to what they listed, ``splits`` holds the
-    keys of parts that were split."""
+    ``fingerprint``; ``finished`` maps part keys to what they listed (``found`` to how
+    many they found, where that is more), ``splits`` holds the keys of parts that were split."""
 
-    def __init__(self, directory: Path, fingerprint: str, described: str):
+    def __init__(self, directory: Path, fingerprint: str, described: str, lister: str = SAT_LISTER):
         self.path = Path(directory) / STATE_FILE
         self.finished: dict[str, list[tuple[int, ...]]] = {}
+        self.found: dict[str, int] = {}
         self.splits: set[str] = set()
         self.complete = False
         Path(directory).mkdir(parents=True, exist_ok=True)
         lines = _whole_lines(self.path)
         if not lines:
-            self._append({"format": FORMAT_VERSION, "fingerprint": fingerprint, "count": described}, new=True)
+            self._append({"format": FORMAT_VERSION, "fingerprint": fingerprint, "count": described, "lister": lister},
+                         new=True)
             return
         header = json.loads(lines[0])
         if header.get("fingerprint") != fingerprint:
@@ -92,6 +109,7 @@ class CountState:
     def _read(self, record: dict) -> None:
         if "part" in record:
             self.finished[record["part"]] = [tuple(placement) for placement in record["placements"]]
+            self.found[record["part"]] = record.get("found", len(record["placements"]))
         elif "split" in record:
             self.splits.add(record["split"])
         elif record.get("complete"):
@@ -117,9 +135,15 @@ class CountState:
 
     def record(self, part: Part, placements: list) -> None:
         """``part`` finished, having listed ``placements``."""
-        key = part_key(part)
-        self.finished[key] = [tuple(placement) for placement in placements]
-        self._append({"part": key, "placements": [list(placement) for placement in placements]})
+        self.record_listed(part_key(part), placements)
+
+    def record_listed(self, key: str, placements: list, found: int | None = None) -> None:
+        """The part named ``key`` finished, having listed ``placements`` (rows of square
+        numbers) of the ``found`` it found (as many as it listed when None)."""
+        self.finished[key] = [tuple(int(square) for square in placement) for placement in placements]
+        self.found[key] = len(placements) if found is None else found
+        record = {"part": key, "placements": [list(placement) for placement in self.finished[key]]}
+        self._append(record if found is None or found == len(placements) else {**record, "found": found})
 
     def record_split(self, part: Part) -> None:
         key = part_key(part)
@@ -146,6 +170,24 @@ def count_state(state_dir: Path, problem: PlacementProblem, value: int, parts: l
     """The records in ``state_dir`` of the count of ``problem``'s placements of ``value``
     pieces in ``parts``: raises :class:`StateMismatch` when they are another count's."""
     return CountState(state_dir, fingerprint(problem, value, parts, MAX_RINGS), f"{problem}, {value} pieces")
+
+
+def branch_and_bound_state(state_dir: Path, problem: PlacementProblem, value: int, keys: list[str]) -> CountState:
+    """The records in ``state_dir`` of the branch-and-bound's count of ``problem``'s
+    placements of ``value`` pieces in the parts named ``keys``; raises
+    :class:`StateMismatch` when they are another count's."""
+    return CountState(state_dir, branch_and_bound_fingerprint(problem, value, keys),
+                      f"{problem}, {value} pieces, by the branch-and-bound", BRANCH_AND_BOUND_LISTER)
+
+
+def recorded_lister(state_dir: Path | None) -> str | None:
+    """The engine whose parts ``state_dir`` records, or None where it records none yet (no
+    directory given, no state file in it, or a header torn by a kill)."""
+    path = None if state_dir is None else Path(state_dir) / STATE_FILE
+    if path is None or not path.is_file():
+        return None
+    header, *rest = path.read_bytes().split(b"\n", 1)
+    return json.loads(header).get("lister", SAT_LISTER) if rest else None
 
 
 def restore_parts(state: CountState | None, tally, parts: list[Part]) -> list[Part]:

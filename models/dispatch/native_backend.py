@@ -1,19 +1,34 @@
 """The native branch-and-bound (:mod:`chessdom.native_search.branch_and_bound`) as a backend
 of the dispatcher, ``solver="bnb"``: its bounds and placement reported as the SAT backend
-reports its own, and its count of the optimal placements. It runs in this process: the
-compiled search stops itself at the time limit (it reads a flag at every node), so it
-needs no child to kill."""
+reports its own, and its count of the optimal placements — one search, or in parts
+(:mod:`chessdom.native_search.subtree_count`) listed on an executor's workers and recorded
+one by one in a state directory (:mod:`chessdom.models.counting.state`), so that a count
+stopped part-way goes on from its records. Its optimum runs in this process: the compiled
+search stops itself at the time limit (it reads a flag at every node), so it needs no child
+to kill."""
 
 from __future__ import annotations
 
+import contextlib
+import time
 from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
+from pathlib import Path
 
-from chessdom.chessboard import PlacementProblem, SolutionCount
+import numpy as np
+
+from chessdom.chessboard import PlacementProblem, SolutionCount, square_names
+from chessdom.models.counting.state import CountState, branch_and_bound_state
+from chessdom.models.counting.tally import CountMismatch
 from chessdom.models.encodings.backend_answer import Outcome, outcome_of
+from chessdom.models.encodings.symmetry_breaking import orbit_size
 
 NAME = "branch-and-bound"
 # native_search is imported where it is used: it loads numba, 0.18 s of every start of
 # chessdom.models (measured with -X importtime), which a SAT or CP-SAT solve never needs.
+STOPPING_SECONDS = 2.0
+"""How long past the time limit the parts running are waited for: each stops itself at the
+limit (the flag its search reads) and hands back what it listed; past this it is canceled."""
 
 
 def solve_branch_and_bound(problem: PlacementProblem, *, time_limit: float | None = None,
@@ -32,9 +47,119 @@ def solve_branch_and_bound(problem: PlacementProblem, *, time_limit: float | Non
 
 
 def count_by_branch_and_bound(problem: PlacementProblem, value: int, *, time_limit: float | None = None,
-                              representatives: bool = False) -> SolutionCount:
+                              representatives: bool = False, executor: Executor | None = None,
+                              state_dir: Path | None = None,
+                              on_progress: Callable[[int, int], None] | None = None) -> SolutionCount:
     """Every optimal placement listed by the search; one stopped by ``time_limit`` holds
-    those listed until then (``exact`` false)."""
-    from chessdom.native_search.branch_and_bound import count_optimal
+    those listed until then (``exact`` false). Given an ``executor`` or a ``state_dir`` the
+    search runs in parts: on the executor's workers (here, one after the other, without
+    one), each finished part recorded in ``state_dir`` and not listed again by a count given
+    the same directory; ``on_progress(done, total)`` as parts finish.
 
-    return count_optimal(problem, value, representatives=representatives, time_limit=time_limit)
+    Raises
+    ------
+    chessdom.models.counting.state.StateMismatch: ``state_dir`` records another count.
+    """
+    from chessdom.native_search.branch_and_bound import count_optimal
+    from chessdom.native_search.subtree_count import subtree_parts
+
+    if executor is None and state_dir is None:
+        return count_optimal(problem, value, representatives=representatives, time_limit=time_limit)
+    parts = subtree_parts(problem, value)
+    state = None if state_dir is None else branch_and_bound_state(state_dir, problem, value, [p.key for p in parts])
+    listed = _Listed(problem, value)
+    todo = [part for part in parts if not listed.restored(part.key, state)]
+    deadline = None if time_limit is None else time.time() + time_limit  # the workers' clock too: wall time
+    with ThreadPoolExecutor(1) if executor is None else contextlib.nullcontext(executor) as runner:
+        exact = _list_parts(runner, listed, todo, deadline, state, _progress(on_progress, len(parts) - len(todo),
+                                                                             len(parts)))
+    return listed.count(exact, representatives, state)
+
+
+def _list_parts(executor: Executor, listed: _Listed, parts: list, deadline: float | None,
+                state: CountState | None, progress: Callable[[int], None]) -> bool:
+    """List ``parts`` on ``executor`` into ``listed``, each one finished recorded in
+    ``state``: whether every one finished before ``deadline`` (wall time)."""
+    from chessdom.native_search.subtree_count import list_part
+
+    pending: dict[Future, object] = {executor.submit(list_part, listed.problem, listed.value, part, deadline): part
+                                     for part in parts}
+    exact = True
+    try:
+        while pending:
+            timeout = None if deadline is None else max(deadline - time.time(), 0) + STOPPING_SECONDS
+            finished, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
+            if not finished:
+                return False
+            for future in finished:
+                part = pending.pop(future)
+                rows, found, complete = future.result()
+                kept = listed.add(rows, found)
+                if complete and state is not None:
+                    state.record_listed(part.key, kept, found)
+                exact = exact and complete
+                progress(1 if complete else 0)
+    finally:
+        for future in pending:
+            future.cancel()
+    return exact
+
+
+class _Listed:
+    """The placements the parts have listed (a million at most, as the one search keeps)
+    and how many they found."""
+
+    def __init__(self, problem: PlacementProblem, value: int):
+        from chessdom.native_search.branch_and_bound import MAX_LISTED
+
+        self.problem, self.value, self.room = problem, value, MAX_LISTED
+        self.rows: list[np.ndarray] = []
+        self.found = 0
+
+    def restored(self, key: str, state: CountState | None) -> bool:
+        """Whether ``state`` records the part ``key`` finished; if so its placements are added."""
+        if state is None or key not in state.finished:
+            return False
+        self.add(np.array(state.finished[key], np.int16).reshape(-1, self.value), state.found[key])
+        return True
+
+    def add(self, rows: np.ndarray, found: int) -> np.ndarray:
+        """Add a part's ``found`` placements, of which ``rows`` were listed: those kept."""
+        kept = rows[:max(self.room, 0)]
+        self.rows.append(kept)
+        self.room -= len(kept)
+        self.found += found
+        return kept
+
+    def count(self, exact: bool, representatives: bool, state: CountState | None) -> SolutionCount:
+        """The count by symmetry class, each class's leader checked; a complete one whose
+        classes' orbits do not add up to its placements raises
+        :class:`~chessdom.models.counting.tally.CountMismatch` (a part listed twice or left
+        out), and one that passes is recorded as complete in ``state``."""
+        from chessdom.native_search.branch_and_bound import checked_leaders
+
+        board = self.problem.board
+        rows = np.concatenate(self.rows) if self.rows else np.zeros((0, self.value), np.int16)
+        leaders = checked_leaders(self.problem, rows)
+        exact = exact and len(rows) == self.found
+        if exact and sum(orbit_size(board, leader) for leader in leaders) != self.found:
+            raise CountMismatch(f"{self.problem}: {len(leaders)} classes whose orbits do not add up to the "
+                                f"{self.found} placements the parts listed")
+        if exact and state is not None:
+            state.record_complete(self.found, len(leaders))
+        names = tuple(tuple(square_names(board, leader)) for leader in leaders) if representatives else None
+        return SolutionCount(self.found, len(leaders), exact, names)
+
+
+def _progress(on_progress: Callable[[int, int], None] | None, done: int, total: int) -> Callable[[int], None]:
+    """Counts parts finished into ``on_progress(done, total)``, told at once of those already done."""
+    if on_progress is None:
+        return lambda finished: None
+    on_progress(done, total)
+    tally = [done]
+
+    def finished(parts: int) -> None:
+        tally[0] += parts
+        on_progress(tally[0], total)
+
+    return finished

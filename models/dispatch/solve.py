@@ -18,6 +18,7 @@ from chessdom.chessboard import (
     PlacementProblem, PlacementResult, SolutionCount, SolverInfo, Status, check_placement, square_names,
 )
 from chessdom.models.counting.count import count_placements
+from chessdom.models.counting.state import BRANCH_AND_BOUND_LISTER, recorded_lister
 from chessdom.models.cubes import count_by_cubes, local_pool, solve_by_cubes
 from chessdom.models.dispatch.arguments import check_solve_arguments
 from chessdom.models.dispatch.auto_rules import auto_rule
@@ -34,6 +35,14 @@ COUNT_ON_WORKERS_FROM = 13 * 13
 """From this many squares a count lists its parts on the cube workers, whatever backend
 solved: measured on one core, γ(Q_13)'s 63 parts take 100 s, γ(Q_12)'s 16 take 7.3 s
 (less than starting the workers is worth)."""
+
+
+BRANCH_AND_BOUND_PARTS_FROM = 13 * 13
+"""From this many squares the branch-and-bound counts in parts on the cube workers
+(:func:`~chessdom.models.dispatch.native_backend.count_by_branch_and_bound`), below in one
+search (unless given a state directory): measured with others' work running (load 3.7 on
+2 cores), γ(Q_13) took 26.9 s in one search and 17.4 s in 281 parts on 2 workers, γ(Q_12)
+2.2 s against 2.8 s (the workers' start)."""
 
 
 class PlacementCheckFailed(RuntimeError):
@@ -72,7 +81,8 @@ def solve(
         callable returning a context manager that yields an executor (default: a warm worker per core).
     state_dir: with ``count``, where the count records each part it finishes: run again with it, a
         stopped count lists only the parts left, a finished one answers at once (:mod:`chessdom.models.counting.state`).
-        A count by the branch-and-bound is one search with no parts: it leaves an empty directory empty.
+        A count by the branch-and-bound is then listed in parts too (one search without a state, below
+        :data:`BRANCH_AND_BOUND_PARTS_FROM` squares); a state the SAT path recorded goes on by SAT.
     backend_options: fields of :class:`CpSatParams`, :class:`SatParams` or :class:`MipParams`.
 
     Raises
@@ -99,12 +109,6 @@ def solve(
                              representatives=representatives, watched=on_progress is not None, state_dir=state_dir)
             result = replace(result, count=counted)
     return replace(result, wall_time=time.perf_counter() - started)
-
-
-def _holds_nothing(state_dir: Path | None) -> bool:
-    """Whether ``state_dir`` is absent or empty: a count whose parts were recorded there
-    goes on with them, and refuses a state of another count."""
-    return state_dir is None or not (Path(state_dir).is_dir() and any(Path(state_dir).iterdir()))
 
 
 def _left(time_limit: float | None, started: float) -> float | None:
@@ -135,14 +139,19 @@ class _CubeWorkers:
 def _count(problem: PlacementProblem, result: PlacementResult, backend: str, workers: _CubeWorkers,
            live: LiveBounds, time_limit: float | None, *, representatives: bool, watched: bool,
            state_dir: Path | None) -> SolutionCount:
-    """The count of ``result``'s optimal placements: on the cube workers where the solve ran
-    as cubes or the board is large (:data:`COUNT_ON_WORKERS_FROM`), here otherwise; its
-    parts listed are ``live`` events when the solve is ``watched``."""
+    """The count of ``result``'s optimal placements: the branch-and-bound's in parts on the
+    cube workers from :data:`BRANCH_AND_BOUND_PARTS_FROM` squares (with a ``state_dir``, here
+    below it; in one search without), unless ``state_dir`` holds the SAT path's records;
+    the SAT path's on the cube workers where the solve ran as cubes or the board is large
+    (:data:`COUNT_ON_WORKERS_FROM`), here otherwise. Parts listed are ``live`` events when
+    the solve is ``watched``."""
     live(("bound", result.value, result.proof))  # the count may outlast the solve many times: show its proof
-    if backend == "bnb" and _holds_nothing(state_dir):  # one search of seconds, no parts to record or resume
-        return count_by_branch_and_bound(problem, result.value, time_limit=time_limit, representatives=representatives)
+    on_parts = (lambda done, total: live(("count parts", done, total))) if watched else None
+    if backend == "bnb" and recorded_lister(state_dir) in (None, BRANCH_AND_BOUND_LISTER):
+        executor = workers.executor() if problem.board.num_squares >= BRANCH_AND_BOUND_PARTS_FROM else None
+        return count_by_branch_and_bound(problem, result.value, time_limit=time_limit, representatives=representatives,
+                                         executor=executor, state_dir=state_dir, on_progress=on_parts)
     if backend == "cubes" or problem.board.num_squares >= COUNT_ON_WORKERS_FROM:
-        on_parts = (lambda done, total: live(("count parts", done, total))) if watched else None
         return count_by_cubes(problem, result.value, workers.executor(), time_limit=time_limit,
                               representatives=representatives, on_progress=on_parts, state_dir=state_dir)
     return count_placements(problem, result.value, time_limit=time_limit, representatives=representatives,
