@@ -23,6 +23,9 @@ from chessdom.native_search.subtree_count import subtree_parts
 
 INDEPENDENT_QUEENS_12 = PlacementProblem(Board.square(12), Piece.QUEEN, Objective.INDEPENDENT_DOMINATION)
 """i(Q_12) = 7: 840 placements in 105 classes, about 2.4 s of one core in 256 parts."""
+INDEPENDENT_QUEENS_13 = PlacementProblem(Board.square(13), Piece.QUEEN, Objective.INDEPENDENT_DOMINATION)
+"""i(Q_13) = 7: 24 placements in 4 classes, about 5 s of one core; from 13×13 the command
+counts by the branch-and-bound in parts on its workers."""
 QUEENS_9 = PlacementProblem(Board.square(9), Piece.QUEEN, Objective.DOMINATION)
 
 
@@ -66,11 +69,12 @@ def test_parts_listed_on_worker_processes_add_up_to_the_one_search():
 
 
 def solve_count(state, *extra):
-    return [sys.executable, "-m", "chessdom", "solve", "queen", "12", "--variant", "independent", "--solver", "bnb",
+    return [sys.executable, "-m", "chessdom", "solve", "queen", "13", "--variant", "independent", "--solver", "bnb",
             "--count", "--state", str(state), "--json", *extra]
 
 
 def test_a_killed_count_resumes_to_the_same_answer_without_listing_its_parts_again(tmp_path):
+    # Killed, the command's worker processes end with it (they watch their pool's process).
     state = tmp_path / "state"
     child = subprocess.Popen(solve_count(state), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -83,12 +87,12 @@ def test_a_killed_count_resumes_to_the_same_answer_without_listing_its_parts_aga
     finally:
         child.wait()
     before = part_keys(state)
-    total = len(subtree_parts(INDEPENDENT_QUEENS_12, 7))
+    total = len(subtree_parts(INDEPENDENT_QUEENS_13, 7))
     assert 1 <= len(before) < total and not any(record.get("complete") for record in records(state))
 
     resumed = subprocess.run(solve_count(state), capture_output=True, text=True, check=True)
     count = json.loads(resumed.stdout)["count"]
-    whole = count_optimal(INDEPENDENT_QUEENS_12, 7)
+    whole = count_optimal(INDEPENDENT_QUEENS_13, 7)
     assert (count["solutions"], count["up_to_symmetry"], count["exact"]) == (whole.solutions, whole.up_to_symmetry,
                                                                              True)
     after = part_keys(state)
@@ -148,11 +152,17 @@ def test_a_state_of_another_count_is_refused(tmp_path):
         count_placements(QUEENS_9, 5, state_dir=tmp_path)  # the SAT path's parts are other parts
 
 
-def test_the_dispatcher_counts_in_parts_and_goes_on_with_a_sat_state_by_sat(tmp_path):
-    by_parts = models.solve(QUEENS_9, solver="bnb", count=True, state_dir=tmp_path / "bnb")
-    assert recorded_lister(tmp_path / "bnb") == BRANCH_AND_BOUND_LISTER and by_parts.count.exact
+def test_the_dispatcher_counts_small_boards_in_one_search_unless_their_parts_are_recorded(tmp_path):
+    # Below BRANCH_AND_BOUND_PARTS_FROM squares one search is faster than parts that each fsync.
+    one = models.solve(QUEENS_9, solver="bnb", count=True, representatives=True, state_dir=tmp_path / "one")
+    assert one.count.exact and recorded_lister(tmp_path / "one") is None
+    count_by_branch_and_bound(QUEENS_9, 5, state_dir=tmp_path / "bnb")
+    lines = (tmp_path / "bnb" / STATE_FILE).read_text().splitlines(keepends=True)
+    (tmp_path / "bnb" / STATE_FILE).write_text("".join(lines[:50]))
+    by_parts = models.solve(QUEENS_9, solver="bnb", count=True, representatives=True, state_dir=tmp_path / "bnb")
+    assert by_parts.count == one.count and records(tmp_path / "bnb")[-1].get("complete")
     count_placements(QUEENS_9, 5, state_dir=tmp_path / "sat")
     lines = (tmp_path / "sat" / STATE_FILE).read_text()
-    by_sat = models.solve(QUEENS_9, solver="bnb", count=True, state_dir=tmp_path / "sat")
-    assert by_sat.count == by_parts.count and recorded_lister(tmp_path / "sat") == "sat"
+    by_sat = models.solve(QUEENS_9, solver="bnb", count=True, representatives=True, state_dir=tmp_path / "sat")
+    assert by_sat.count == one.count and recorded_lister(tmp_path / "sat") == "sat"
     assert (tmp_path / "sat" / STATE_FILE).read_text() == lines  # answered from the SAT path's records

@@ -38,11 +38,13 @@ solved: measured on one core, γ(Q_13)'s 63 parts take 100 s, γ(Q_12)'s 16 take
 
 
 BRANCH_AND_BOUND_PARTS_FROM = 13 * 13
-"""From this many squares the branch-and-bound counts in parts on the cube workers
-(:func:`~chessdom.models.dispatch.native_backend.count_by_branch_and_bound`), below in one
-search (unless given a state directory): measured with others' work running (load 3.7 on
-2 cores), γ(Q_13) took 26.9 s in one search and 17.4 s in 281 parts on 2 workers, γ(Q_12)
-2.2 s against 2.8 s (the workers' start)."""
+"""From this many squares the branch-and-bound counts in parts on the cube workers, each
+part recorded in the state directory given
+(:func:`~chessdom.models.dispatch.native_backend.count_by_branch_and_bound`); below, in one
+search of a few seconds that records nothing (unless the directory holds its parts already).
+Measured with others' work running (load 3.7 on 2 cores): γ(Q_13) took 26.9 s in one search
+and 17.4 s in 281 parts on 2 workers; γ(Q_12) 2.2 s against 2.8 s (the workers' start),
+and in parts here with a state, γ(Q_10) 0.85 s against 0.12 s (a part's fsync and thread)."""
 
 
 class PlacementCheckFailed(RuntimeError):
@@ -81,8 +83,8 @@ def solve(
         callable returning a context manager that yields an executor (default: a warm worker per core).
     state_dir: with ``count``, where the count records each part it finishes: run again with it, a
         stopped count lists only the parts left, a finished one answers at once (:mod:`chessdom.models.counting.state`).
-        A count by the branch-and-bound is then listed in parts too (one search without a state, below
-        :data:`BRANCH_AND_BOUND_PARTS_FROM` squares); a state the SAT path recorded goes on by SAT.
+        A count by the branch-and-bound records its parts from :data:`BRANCH_AND_BOUND_PARTS_FROM` squares
+        (below, one search of seconds records none); a state the SAT path recorded goes on by SAT.
     backend_options: fields of :class:`CpSatParams`, :class:`SatParams` or :class:`MipParams`.
 
     Raises
@@ -140,17 +142,19 @@ def _count(problem: PlacementProblem, result: PlacementResult, backend: str, wor
            live: LiveBounds, time_limit: float | None, *, representatives: bool, watched: bool,
            state_dir: Path | None) -> SolutionCount:
     """The count of ``result``'s optimal placements: the branch-and-bound's in parts on the
-    cube workers from :data:`BRANCH_AND_BOUND_PARTS_FROM` squares (with a ``state_dir``, here
-    below it; in one search without), unless ``state_dir`` holds the SAT path's records;
+    cube workers from :data:`BRANCH_AND_BOUND_PARTS_FROM` squares (below, in one search, or
+    here in parts where ``state_dir`` holds its parts), unless ``state_dir`` holds the SAT path's;
     the SAT path's on the cube workers where the solve ran as cubes or the board is large
     (:data:`COUNT_ON_WORKERS_FROM`), here otherwise. Parts listed are ``live`` events when
     the solve is ``watched``."""
     live(("bound", result.value, result.proof))  # the count may outlast the solve many times: show its proof
     on_parts = (lambda done, total: live(("count parts", done, total))) if watched else None
-    if backend == "bnb" and recorded_lister(state_dir) in (None, BRANCH_AND_BOUND_LISTER):
-        executor = workers.executor() if problem.board.num_squares >= BRANCH_AND_BOUND_PARTS_FROM else None
+    lister = recorded_lister(state_dir)
+    if backend == "bnb" and lister in (None, BRANCH_AND_BOUND_LISTER):
+        large = problem.board.num_squares >= BRANCH_AND_BOUND_PARTS_FROM
         return count_by_branch_and_bound(problem, result.value, time_limit=time_limit, representatives=representatives,
-                                         executor=executor, state_dir=state_dir, on_progress=on_parts)
+                                         executor=workers.executor() if large else None, on_progress=on_parts,
+                                         state_dir=state_dir if large or lister is not None else None)
     if backend == "cubes" or problem.board.num_squares >= COUNT_ON_WORKERS_FROM:
         return count_by_cubes(problem, result.value, workers.executor(), time_limit=time_limit,
                               representatives=representatives, on_progress=on_parts, state_dir=state_dir)
