@@ -9,18 +9,16 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from chessdom.certificates import CONTRACT, COVER, CUBES, FORMULA, MANIFEST, PROOF, claim, enumeration_claim
+from chessdom.certificates import (
+    CONTRACT, CONTRACT_V3, COVER, CUBES, FEWER_FORMULA, FORMULA, MANIFEST, PROOF, claim, enumeration_claim,
+)
 from chessdom.chessboard import PlacementResult
 from chessdom.models.certificates.cubes import Bundle
 from chessdom.models.certificates.enumeration import Enumeration
 from chessdom.models.certificates.formula import PlainFormula
 from chessdom.models.certificates.prover import SOLVER, ProofRun
-from chessdom.models.certificates.region_evidence import FEWER_FORMULA, RegionPlan
+from chessdom.models.certificates.region_evidence import RegionPlan
 from chessdom.models.certificates.regions import Cube, RegionProofs, Section, partition_names, partitions
-
-CONTRACT_V3 = "chessdom-certificate/3"
-"""Region cubes (docs/explanation/certificate-contract.md), defined here until the checker
-exports it."""
 
 
 @dataclass(frozen=True)

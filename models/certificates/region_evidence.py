@@ -18,13 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from chessdom.certificates import FEWER_FORMULA, FEWER_PROOF, REGION_PROOF
 from chessdom.chessboard import Objective, PlacementProblem
 from chessdom.models.certificates.formula import PlainFormula, plain_formula
 from chessdom.models.certificates.regions import AT_MOST, EXACTLY, Section, first_cubes
 
-FEWER_FORMULA = "fewer.cnf"
-CUBE_PREFIX, FEWER_PREFIX = "cube-", "fewer-cube-"
-"""Contract version 3's file names: ``cube-1.drat``, … and ``fewer-cube-1.drat``, …"""
+CUBE_PREFIX, FEWER_PREFIX = REGION_PROOF.removesuffix("{}.drat"), FEWER_PROOF.removesuffix("{}.drat")
+"""Contract version 3's proof names: ``cube-1.drat``, … and ``fewer-cube-1.drat``, …"""
 _MONOTONE = (Objective.DOMINATION, Objective.TOTAL_DOMINATION)
 
 
