@@ -1,5 +1,5 @@
-"""A cube bundle proved and checked on a real Dask cluster on loopback: the maker's cubes
-run on its executor, and ``chessdom certificate check --scheduler`` checks the proofs there."""
+"""A cube bundle, and region cubes, proved and checked on a real Dask cluster on loopback:
+the maker's cubes run on its executor, and ``chessdom certificate check --scheduler`` checks the proofs there."""
 
 import pytest
 
@@ -30,6 +30,15 @@ def test_two_dask_workers_prove_and_check_the_cubes_of_gamma_of_six_queens(clust
     assert check_certificate(directory, executor=client.get_executor()).ok
     assert main(["certificate", "check", str(directory), "--scheduler", local.scheduler_address]) == 0
     assert "cover refutation: ok" in capsys.readouterr().out
+
+
+def test_two_dask_workers_prove_the_region_cubes_of_gamma_of_seven_queens(cluster, tmp_path):
+    _, client = cluster
+    directory = tmp_path / "gamma-q7"
+    manifest = make_certificate(solve_placement("queen", 7), directory, time_limit=120, split="regions",
+                                executor=client.get_executor())
+    assert len(manifest["regions"]["cubes"]) > 1 and manifest["check"]["checked"]
+    assert check_certificate(directory, executor=client.get_executor()).ok
 
 
 def test_an_unreachable_scheduler_is_a_usage_error(tmp_path, capsys):

@@ -19,7 +19,7 @@ from chessdom.certificates import check_certificate, enumeration_claim, rebuild_
 from chessdom.certificates.enumeration import expand
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, parse_squares, symmetry_permutations
 from chessdom.library import solve_placement
-from chessdom.models.certificates import make_certificate, plain_formula
+from chessdom.models.certificates import cube_count, make_certificate, plain_formula
 from chessdom.models.certificates.prover import ProofRun
 from chessdom.models.certificates.regions import (
     AT_MOST, EXACTLY, Cube, children, cube_clauses, first_cubes, partitions,
@@ -147,6 +147,8 @@ def test_seven_queens_are_certified_by_region_cubes_one_per_class_of_counts(tmp_
     assert [cube["counts"] for cube in regions["cubes"]] == [list(c.counts) for c in first_cubes(Board(7, 7), 3)]
     assert [cube["proof"]["file"] for cube in regions["cubes"]] == [
         f"cube-{index}.drat" for index in range(1, len(regions["cubes"]) + 1)]
+    files = ["formula.cnf", "manifest.json"] + [cube["proof"]["file"] for cube in regions["cubes"]]
+    assert cube_count(manifest) == len(regions["cubes"]) and sorted(p.name for p in directory.iterdir()) == sorted(files)
     assert manifest["check"]["checked"] and check_certificate(directory).ok
 
 

@@ -1,8 +1,10 @@
 """The certificate maker: the contract's plain formula (:mod:`.formula`) with its literal
 order (:mod:`.orders`) and encoding chosen by measurement (:mod:`.choice`), the
-proof-logging run (:mod:`.prover`), cube bundles (:mod:`.cubes`), enumerations
-(:mod:`.enumeration`), the manifest (:mod:`.manifest`), and :func:`make_certificate`,
-which writes a checked certificate into a directory it is given. The independent checker
+proof-logging run (:mod:`.prover`), contract version 3's region cubes (:mod:`.regions`,
+:mod:`.region_evidence`) and version 2's one proof or cube bundle (:mod:`.cubes`,
+:mod:`.plain_evidence`), enumerations (:mod:`.enumeration`), the manifest
+(:mod:`.manifest`), and :func:`make_certificate`, which writes a checked certificate into
+a directory it is given. The independent checker
 is :mod:`chessdom.certificates`."""
 
 from chessdom.models.certificates.choice import choose
@@ -17,6 +19,7 @@ from chessdom.models.certificates.make import (
     staging_directory,
     sweep_partial_directories,
 )
+from chessdom.models.certificates.manifest import cube_count
 from chessdom.models.certificates.orders import ORDERS
 
 __all__ = [
@@ -28,6 +31,7 @@ __all__ = [
     "CertificateUnavailable",
     "PlainFormula",
     "choose",
+    "cube_count",
     "make_certificate",
     "plain_formula",
     "refuted_bound",

@@ -122,5 +122,15 @@ def _regions(board, directory: Path, section: Section, proved: list[tuple[Cube, 
                       for index, (cube, _) in enumerate(proved, start=1)]}
 
 
+def cube_count(manifest: dict) -> int | None:
+    """How many cube proofs a manifest lists (a bundle's, or version 3's region cubes,
+    ``fewer``'s included); None for a certificate of one proof, ``proof.drat``."""
+    if "cubes" in manifest:
+        return manifest["cubes"]["count"]
+    if "regions" in manifest:
+        return len(manifest["regions"]["cubes"]) + len(manifest.get("fewer", {}).get("regions", {}).get("cubes", ()))
+    return None
+
+
 def write_manifest(directory: Path, manifest: dict) -> None:
     (directory / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
