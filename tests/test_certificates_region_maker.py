@@ -19,7 +19,7 @@ from chessdom.certificates import check_certificate, enumeration_claim, rebuild_
 from chessdom.certificates.enumeration import expand
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, parse_squares, symmetry_permutations
 from chessdom.library import solve_placement
-from chessdom.models.certificates import cube_count, make_certificate, plain_formula
+from chessdom.models.certificates import CertificateUnavailable, cube_count, make_certificate, plain_formula
 from chessdom.models.certificates.prover import ProofRun
 from chessdom.models.certificates.regions import (
     AT_MOST, EXACTLY, Cube, children, cube_clauses, first_cubes, partitions,
@@ -152,10 +152,30 @@ def test_seven_queens_are_certified_by_region_cubes_one_per_class_of_counts(tmp_
     assert manifest["check"]["checked"] and check_certificate(directory).ok
 
 
+@pytest.mark.parametrize("size", ["5", "3x5"])
+@pytest.mark.parametrize("variant", ["plain", "independent", "total"])
+@pytest.mark.parametrize("piece", [piece.value for piece in Piece])
+def test_every_piece_and_minimisation_certifies_by_region_cubes_on_small_boards(tmp_path, piece, variant, size):
+    result, directory, manifest = certify(tmp_path, piece, size, variant)
+    assert manifest["contract"] == "chessdom-certificate/3" and manifest["value"] == result.value
+    assert manifest["check"]["checked"] and check_certificate(directory).ok
+
+
 def test_independent_domination_is_refuted_by_at_most_cubes_without_fewer(tmp_path):
     _, directory, manifest = certify(tmp_path, "queen", 7, "independent")
     assert manifest["regions"]["relation"] == AT_MOST and "fewer" not in manifest
     assert check_certificate(directory).ok
+
+
+def test_independence_has_no_region_cubes_and_says_so_leaving_nothing(tmp_path):
+    with pytest.raises(CertificateUnavailable, match="no region cubes"):
+        certify(tmp_path, "knight", 4, "independence")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_level_beyond_the_finest_partition_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="region_level must be 0 to 2"):
+        certify(tmp_path, "queen", 4, region_level=3)
 
 
 def test_cubes_started_at_a_finer_level_are_accepted_by_the_cover(tmp_path):
@@ -214,6 +234,15 @@ def test_a_count_is_certified_by_its_parts_and_the_cubes_of_one_piece_fewer(quee
     assert (directory / "fewer.cnf").read_bytes() == rebuild_formula(manifest["problem"], result.value - 1,
                                                                       manifest["encoding"], manifest["order"])
     assert all(cube["proof"]["file"].startswith("fewer-cube-") for cube in fewer["regions"]["cubes"])
+    assert manifest["check"]["checked"] and check_certificate(directory).ok
+
+
+@pytest.mark.parametrize("piece, size, variant, fewer", [("queen", 6, "independent", AT_MOST),
+                                                         ("king", "3x5", "total", EXACTLY)])
+def test_counts_of_the_other_minimisations_carry_fewer_in_the_relation_their_objective_allows(
+        tmp_path, piece, size, variant, fewer):
+    _, directory, manifest = certify(tmp_path, piece, size, variant, count=True)
+    assert manifest["regions"]["relation"] == EXACTLY and manifest["fewer"]["regions"]["relation"] == fewer
     assert manifest["check"]["checked"] and check_certificate(directory).ok
 
 
