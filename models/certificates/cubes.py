@@ -130,6 +130,28 @@ def split_on_square(problem: PlacementProblem, cube: Cube) -> list[Cube]:
     return [(*cube, square), (*cube, -square)]
 
 
+def run_all(pending: set[Future], settle: Callable[[Future], set[Future]], done: Callable[[], int], *,
+            deadline: float | None, what: str, on_progress: Callable[[int, int], None] | None) -> None:
+    """Wait for the ``pending`` proofs, handing each finished one to ``settle``, which returns
+    the futures submitted in its place (a split cube's children); ``on_progress(done,
+    total)`` is told after each round. Raises CubesFailed at the deadline; whatever is left
+    is canceled however this ends."""
+    try:
+        while pending:
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0:
+                raise CubesFailed(f"the {what} did not finish within the time limit ({done()} of "
+                                  f"{done() + len(pending)} refuted)")
+            finished, pending = wait(pending, timeout=remaining, return_when=FIRST_COMPLETED)
+            for future in finished:
+                pending |= settle(future)
+            if on_progress is not None:
+                on_progress(done(), done() + len(pending))
+    finally:
+        for future in pending:
+            future.cancel()
+
+
 def prove_cube(formula: str, proof: str, cube: Cube, time_limit: float | None, max_proof_bytes: int) -> ProofRun:
     """One cube's refutation, where an executor's worker runs it (the files must be
     visible there: this machine, or a shared filesystem)."""
@@ -165,34 +187,26 @@ def prove_cubes(problem: PlacementProblem, directory: Path, formula: Path, cubes
         futures[future] = (cube, path)
         return future
 
-    pending = {submit(cube) for cube in cubes}
     done: list[tuple[Cube, Path, ProofRun]] = []
     splits = 0
-    try:
-        while pending:
-            remaining = None if deadline is None else deadline - time.monotonic()
-            if remaining is not None and remaining <= 0:
-                raise CubesFailed(f"the cubes did not finish within the time limit ({len(done)} of "
-                                  f"{len(done) + len(pending)} refuted)")
-            finished, pending = wait(pending, timeout=remaining, return_when=FIRST_COMPLETED)
-            for future in finished:
-                cube, path = futures[future]
-                run = future.result()
-                if run.status == "unsat":
-                    done.append((cube, path, run))
-                elif run.status == "too_large":
-                    splits += 1
-                    pending |= {submit(child) for child in split_on_square(problem, cube)}
-                elif run.status == "sat":
-                    raise RuntimeError(f"{problem}: a cube of the plain formula is satisfiable, so the optimum is "
-                                       "wrong; the solver that proved it is wrong")
-                else:
-                    raise CubesFailed(f"a cube's proof-logging run ended with {run.status} {run.detail}".strip())
-            if on_progress is not None:
-                on_progress(len(done), len(done) + len(pending))
-    finally:
-        for future in pending:
-            future.cancel()
+
+    def settle(future: Future) -> set[Future]:
+        nonlocal splits
+        cube, path = futures[future]
+        run = future.result()
+        if run.status == "unsat":
+            done.append((cube, path, run))
+            return set()
+        if run.status == "too_large":
+            splits += 1
+            return {submit(child) for child in split_on_square(problem, cube)}
+        if run.status == "sat":
+            raise RuntimeError(f"{problem}: a cube of the plain formula is satisfiable, so the optimum is "
+                               "wrong; the solver that proved it is wrong")
+        raise CubesFailed(f"a cube's proof-logging run ended with {run.status} {run.detail}".strip())
+
+    run_all({submit(cube) for cube in cubes}, settle, lambda: len(done), deadline=deadline, what="cubes",
+            on_progress=on_progress)
     done.sort(key=lambda item: item[0])
     for index, (_, path, _) in enumerate(done, start=1):
         path.rename(directory / f"cube-{index}.drat")

@@ -36,11 +36,10 @@ from pathlib import Path
 from chessdom.certificates import FORMULA, PROOF
 from chessdom.chessboard import PlacementProblem, PlacementResult, Status
 from chessdom.models.certificates.choice import choose
-from chessdom.models.certificates.cubes import CubesFailed
 from chessdom.models.certificates.enumeration import Enumeration, NotEnumerated, enumeration_of
 from chessdom.models.certificates.formula import PlainFormula, plain_formula
 from chessdom.models.certificates.manifest import Evidence, manifest_of, write_manifest
-from chessdom.models.certificates.plain_evidence import prove_plain, raise_unless_refuted, remaining, runner
+from chessdom.models.certificates.plain_evidence import cube_runner, prove_plain, raise_unless_refuted, remaining
 from chessdom.models.certificates.prover import log_proof
 from chessdom.models.certificates.region_evidence import RegionPlan, region_plan
 from chessdom.models.certificates.regions import CUBE_SECONDS, LEVEL_RINGS, MAX_REGION_CUBES, prove_regions
@@ -274,18 +273,11 @@ def _prove_by_regions(problem: PlacementProblem, plan: RegionPlan, staged: Path,
     """Every section's region cubes refuted on the executor (or a local pool)."""
     total = sum(len(section.cubes) for section in plan.sections)
     proving.report({"state": "making", "done": 0, "total": total})
-    try:
-        with runner(proving.executor, proving.workers) as pool:
-            proofs = prove_regions(problem.board, plan.sections, staged, pool, deadline=proving.deadline,
-                                   max_proof_bytes=proving.max_proof_bytes, cube_seconds=proving.cube_seconds,
-                                   on_progress=lambda done, total: proving.report({"state": "making", "done": done,
-                                                                                   "total": total}))
-    except CubesFailed as reason:
-        raise CertificateUnavailable(str(reason)) from None
-    except Exception as error:  # a worker died (memory, a killed cluster): no certificate
-        if isinstance(error, RuntimeError) and "satisfiable" in str(error):
-            raise
-        raise CertificateUnavailable(f"the region cube proofs failed: {error}") from None
+    with cube_runner(proving.executor, proving.workers, "region cube proofs") as pool:
+        proofs = prove_regions(problem.board, plan.sections, staged, pool, deadline=proving.deadline,
+                               max_proof_bytes=proving.max_proof_bytes, cube_seconds=proving.cube_seconds,
+                               on_progress=lambda done, total: proving.report({"state": "making", "done": done,
+                                                                               "total": total}))
     return Evidence(plan=plan, regions=proofs, seconds=proofs.seconds)
 
 

@@ -36,15 +36,25 @@ def remaining(deadline: float | None) -> float | None:
 
 
 @contextlib.contextmanager
-def runner(executor: Executor | None, workers: int):
-    """``executor``, or a local WorkerPool of ``workers`` processes for the time it is used."""
-    if executor is not None:
-        yield executor
-        return
-    from chessdom.processes import WorkerPool
+def cube_runner(executor: Executor | None, workers: int, what: str):
+    """``executor``, or a local WorkerPool of ``workers`` processes for the time it is used,
+    to prove cubes on; their failure is CertificateUnavailable (CubesFailed's reason, or a
+    worker that died: memory, a killed cluster), but a satisfiable cube (a wrong optimum)
+    is raised as it is."""
+    try:
+        if executor is not None:
+            yield executor
+            return
+        from chessdom.processes import WorkerPool
 
-    with WorkerPool(workers) as pool:
-        yield pool
+        with WorkerPool(workers) as pool:
+            yield pool
+    except CubesFailed as reason:
+        raise CertificateUnavailable(str(reason)) from None
+    except Exception as error:
+        if isinstance(error, RuntimeError) and "satisfiable" in str(error):
+            raise
+        raise CertificateUnavailable(f"the {what} failed: {error}") from None
 
 
 def size_in_words(bytes_: int) -> str:
@@ -89,18 +99,10 @@ def _prove_by_cubes(problem: PlacementProblem, cubes: list[tuple[int, ...]], sta
                     ) -> Evidence:
     started = time.monotonic()
     report({"state": "making", "done": 0, "total": len(cubes)})
-    try:
-        with runner(executor, workers) as pool:
-            bundle = prove_cubes(problem, staged, staged / FORMULA, cubes, pool, deadline=deadline,
-                                 max_proof_bytes=max_proof_bytes,
-                                 on_progress=lambda done, total: report({"state": "making", "done": done,
-                                                                         "total": total}))
-    except CubesFailed as reason:
-        raise CertificateUnavailable(str(reason)) from None
-    except Exception as error:  # a worker died (memory, a killed cluster): no bundle
-        if isinstance(error, RuntimeError) and "satisfiable" in str(error):
-            raise
-        raise CertificateUnavailable(f"the cube proofs failed: {error}") from None
+    with cube_runner(executor, workers, "cube proofs") as pool:
+        bundle = prove_cubes(problem, staged, staged / FORMULA, cubes, pool, deadline=deadline,
+                             max_proof_bytes=max_proof_bytes,
+                             on_progress=lambda done, total: report({"state": "making", "done": done, "total": total}))
     (staged / "cubes.txt").write_text("".join(" ".join(map(str, (*cube, 0))) + "\n" for cube in bundle.cubes),
                                       encoding="ascii")
     negated = tuple(tuple(-literal for literal in cube) for cube in bundle.cubes)

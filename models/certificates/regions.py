@@ -22,14 +22,14 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from pathlib import Path
 
 from pysat.card import CardEnc, EncType
 
 from chessdom.chessboard import Board, square_names
-from chessdom.models.certificates.cubes import CubesFailed
+from chessdom.models.certificates.cubes import CubesFailed, run_all
 from chessdom.models.certificates.prover import ProofRun, log_proof
 from chessdom.models.counting.regions import Region, RegionOrbits, counts_within, ring, split_counts
 
@@ -214,21 +214,8 @@ def prove_regions(board: Board, sections: list[Section], directory: Path, execut
     started = time.monotonic()
     flight = _Flight(board, partitions(board), sections, directory, executor, deadline, max_proof_bytes,
                      cube_seconds, {}, [])
-    pending = {flight.submit(index, cube) for index, section in enumerate(sections) for cube in section.cubes}
-    try:
-        while pending:
-            remaining = None if deadline is None else deadline - time.monotonic()
-            if remaining is not None and remaining <= 0:
-                raise CubesFailed(f"the region cubes did not finish within the time limit ({len(flight.proved)} "
-                                  f"of {len(flight.proved) + len(pending)} refuted)")
-            finished, pending = wait(pending, timeout=remaining, return_when=FIRST_COMPLETED)
-            for future in finished:
-                pending |= flight.settle(future)
-            if on_progress is not None:
-                on_progress(len(flight.proved), len(flight.proved) + len(pending))
-    finally:
-        for future in pending:
-            future.cancel()
+    run_all({flight.submit(index, cube) for index, section in enumerate(sections) for cube in section.cubes},
+            flight.settle, lambda: len(flight.proved), deadline=deadline, what="region cubes", on_progress=on_progress)
     return RegionProofs(_renamed(flight), flight.splits, time.monotonic() - started)
 
 
