@@ -1,6 +1,8 @@
 """Certificates: the plain formula of a bound and its DRAT refutation, checked by a checker
-that rebuilds the formula itself. Every piece and variant certifies on small boards, and
-tampering with the proof, the formula or the manifest is caught."""
+that rebuilds the formula itself. Every piece and variant certifies on small boards (by
+default one proof there, CaDiCaL refuting them within a second; region cubes are
+tests/test_certificates_region_maker.py), and tampering with the proof, the formula or the
+manifest is caught."""
 
 import hashlib
 import json
@@ -58,7 +60,7 @@ def test_one_king_cannot_dominate_a_one_by_three_board_is_this_formula():
 
 
 def test_five_queens_certify_gamma_of_the_chessboard(tmp_path):
-    _, directory, manifest = certified(tmp_path, "queen", "8")
+    _, directory, manifest = certified(tmp_path, "queen", "8", split="never")
     assert manifest["claim"] == "no 4 or fewer queens dominate the 8×8 board"
     assert manifest["refuted"] == {"bound": 4, "relation": "at most"}
     assert manifest["encoding"] == "totalizer"
@@ -107,7 +109,7 @@ def test_a_proof_cut_short_by_the_time_limit_is_refused(tmp_path):
 
 @pytest.fixture
 def queens7(tmp_path):
-    _, directory, _ = certified(tmp_path, "queen", "7")
+    _, directory, _ = certified(tmp_path, "queen", "7", split="never")  # one proof to tamper with
     return directory
 
 

@@ -210,15 +210,6 @@ def test_a_cube_out_of_time_is_split_into_the_next_level_and_the_mix_checks(tmp_
     assert manifest["check"]["checked"] and check_certificate(directory).ok
 
 
-def test_the_region_cubes_report_their_progress(tmp_path):
-    states = []
-    _, _, manifest = certify(tmp_path, "queen", 6, on_progress=states.append)
-    counted = states[1:-1]
-    assert states[0] == {"state": "making"} and states[-1] == {"state": "checking"}
-    assert counted[0] == {"state": "making", "done": 0, "total": len(manifest["regions"]["cubes"])}
-    assert counted[-1]["done"] == counted[-1]["total"] == len(manifest["regions"]["cubes"])
-
-
 @pytest.fixture(scope="module")
 def queens5_count(tmp_path_factory):
     return certify(tmp_path_factory.mktemp("regions"), "queen", 5, count=True)

@@ -1,15 +1,18 @@
 """A certificate never delays the answer: a certified job reports the proved value at once,
-and then each certificate's state — ``making`` (a cube bundle's proofs done of total),
+and then each certificate's state — ``making`` (cube proofs done of total, a bundle's or
+region cubes'),
 ``checking``, then ``checked``, ``unchecked`` or ``unavailable`` with the reason — on its
 progress."""
 
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from chessdom.api.runtime import tasks
 from chessdom.api.runtime.certificate_store import CertificateStore
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
 from chessdom.library import solve_placement
 from chessdom.models.certificates import make_certificate
+from chessdom.models.certificates.prover import ProofRun
 
 ORDER = ("making", "checking", "checked")
 
@@ -38,6 +41,32 @@ def test_a_cube_bundle_counts_its_proofs_done_before_it_is_checked(tmp_path):
     done = [state["done"] for state in counted]
     assert done == sorted(done) and all(state["done"] <= state["total"] for state in counted)
     assert counted[-1]["done"] == counted[-1]["total"] == manifest["cubes"]["count"]
+
+
+def test_region_cubes_count_their_proofs_done_and_the_total_grows_when_one_is_split(tmp_path):
+    states = []
+
+    class FirstCubeSplit(ThreadPoolExecutor):
+        """Reports the first cube as out of its time slice, so that it is split."""
+
+        split = None
+
+        def submit(self, fn, /, *args, **kwargs):
+            if self.split is None:
+                self.split = Future()
+                self.split.set_result(ProofRun("timeout", None, 0.0, 0))
+                return self.split
+            return super().submit(fn, *args, **kwargs)
+
+    with FirstCubeSplit(2) as executor:
+        manifest = make_certificate(solve_placement("queen", 7), tmp_path / "q7", time_limit=120, split="regions",
+                                    executor=executor, on_progress=states.append)
+    assert manifest["check"]["checked"] and manifest["prover"]["splits"] == 1
+    counted = states[1:-1]
+    assert states[0] == {"state": "making"} and states[-1] == {"state": "checking"}
+    totals = [state["total"] for state in counted]
+    assert counted[0]["done"] == 0 and totals == sorted(totals) and totals[0] < totals[-1]
+    assert counted[-1]["done"] == counted[-1]["total"] == len(manifest["regions"]["cubes"])
 
 
 def test_a_certified_solve_reports_its_answer_then_each_certificates_states(tmp_path, monkeypatch):
