@@ -28,6 +28,7 @@ from pathlib import Path
 
 from pysat.card import CardEnc, EncType
 
+from chessdom.certificates.contract import MAX_CUBES
 from chessdom.chessboard import Board, square_names
 from chessdom.models.certificates.cubes import CubesFailed, run_all
 from chessdom.models.certificates.prover import ProofRun, log_proof
@@ -191,7 +192,10 @@ class _Flight:
         if run.status not in ("timeout", "too_large") or out_of_time or cube.level + 1 >= len(self.levels):
             raise CubesFailed(_why(run, cube, out_of_time, self.max_proof_bytes))
         self.splits += 1
-        return {self.submit(section, child) for child in children(self.board, self.levels, cube)}
+        split = children(self.board, self.levels, cube)
+        if len(self.futures) + len(split) > MAX_CUBES:  # each section's cubes are fewer than all runs
+            raise CubesFailed(f"the region cubes were split past the contract's {MAX_CUBES} cubes")
+        return {self.submit(section, child) for child in split}
 
 
 def _why(run: ProofRun, cube: Cube, out_of_time: bool, max_proof_bytes: int) -> str:
