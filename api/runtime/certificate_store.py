@@ -33,6 +33,7 @@ from chessdom.chessboard import PlacementResult
 from chessdom.models.certificates import (
     MAX_PROOF_BYTES,
     CertificateUnavailable,
+    cube_count,
     make_certificate,
     sweep_partial_directories,
 )
@@ -88,7 +89,7 @@ class CertificateStore:
                 raise CertificateUnavailable(f"{READ_ONLY}: the certificate could not be written") from None
             raise
         check = dict(manifest["check"])
-        return {"id": certificate_id, "claim": manifest["claim"], "cubes": manifest.get("cubes", {}).get("count"),
+        return {"id": certificate_id, "claim": manifest["claim"], "cubes": cube_count(manifest),
                 "checked": check.pop("checked"), "checker": check}
 
     def _reserve(self, writing: Path, limit: int | None) -> tuple[int, int]:

@@ -16,7 +16,7 @@ from tqdm import tqdm
 
 from chessdom import library, models, native_search
 from chessdom.chessboard import PLACEMENT_VARIANTS, Piece, PlacementProblem
-from chessdom.models.certificates import MAX_PROOF_BYTES
+from chessdom.models.certificates import MAX_PROOF_BYTES, cube_count
 from chessdom.processes.executors import open_executor
 
 from chessdom.cli.arguments import UsageError, add_board, add_json, integer, print_json, time_limit
@@ -194,7 +194,7 @@ class _Certification:
         check = dict(manifest["check"])
         return {
             "certificate": {"directory": str(directory), "claim": manifest["claim"],
-                            "cubes": manifest.get("cubes", {}).get("count"), "checked": check.pop("checked"),
+                            "cubes": cube_count(manifest), "checked": check.pop("checked"),
                             "checker": check},
             "certificate_unavailable": None,
         }
