@@ -1,0 +1,72 @@
+"""Contract version 3's region cubes as the maker writes them, each cube checked by drat-trim
+(tests/reference_checker.py) beside chessdom's checker: the cube's formula is written here
+from the contract's words (region_certificates.clauses_of: the regions read back from the
+manifest's square names, python-sat's totalizer numbered on from the formula's header), so
+neither the maker's nor the checker's construction of it is trusted. A proof swapped onto
+another cube must be rejected by both."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from chessdom.certificates import check_certificate
+from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
+from chessdom.models import solve
+from chessdom.models.certificates import make_certificate
+from reference_checker import drat_trim, drat_trim_verifies
+from region_certificates import clauses_of
+
+pytestmark = pytest.mark.skipif(drat_trim() is None, reason="no drat-trim could be built (shared/tools/drat-trim)")
+
+
+def _square(name: str) -> tuple[int, int]:
+    return int(name[1:]) - 1, ord(name[0]) - ord("a")
+
+
+def _cube_formula(directory, manifest: dict, cube: dict, path) -> None:
+    """formula.cnf plus the cube's clauses, as one DIMACS file for drat-trim."""
+    lines = (directory / "formula.cnf").read_text().splitlines()
+    variables = int(lines[0].split()[2])
+    n = manifest["problem"]["rows"]
+    partition = [[_square(name) for name in region] for region in manifest["regions"]["partitions"][cube["level"]]]
+    extra = clauses_of(partition, n, cube["counts"], manifest["regions"]["relation"], variables)
+    top = max([variables] + [abs(literal) for clause in extra for literal in clause])
+    body = lines[1:] + [" ".join(map(str, clause)) + " 0" for clause in extra]
+    path.write_text(f"p cnf {top} {len(body)}\n" + "\n".join(body) + "\n")
+
+
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory):
+    problem = PlacementProblem(Board(7, 7), Piece.QUEEN, Objective.DOMINATION)
+    directory = tmp_path_factory.mktemp("v3") / "q7"
+    manifest = make_certificate(solve(problem), directory, time_limit=120, split="regions")
+    assert manifest["contract"] == "chessdom-certificate/3" and manifest["check"]["checked"]
+    return directory, manifest
+
+
+def test_drat_trim_verifies_every_region_cube_the_checker_accepted(certificate, tmp_path):
+    directory, manifest = certificate
+    cubes = manifest["regions"]["cubes"]
+    assert len(cubes) > 1
+    for index, cube in enumerate(cubes):
+        _cube_formula(directory, manifest, cube, tmp_path / f"cube-{index}.cnf")
+        assert drat_trim_verifies(tmp_path / f"cube-{index}.cnf", directory / cube["proof"]["file"]), cube["counts"]
+
+
+def test_a_proof_swapped_onto_another_cube_is_rejected_by_both_checkers(certificate, tmp_path):
+    directory, manifest = certificate
+    swapped = tmp_path / "swapped"
+    shutil.copytree(directory, swapped)
+    cubes = manifest["regions"]["cubes"]
+    first, second = cubes[0]["proof"]["file"], cubes[-1]["proof"]["file"]
+    (swapped / first).write_bytes((directory / second).read_bytes())
+    forged = json.loads((swapped / "manifest.json").read_text())
+    forged["regions"]["cubes"][0]["proof"] = {**cubes[-1]["proof"], "file": first}
+    (swapped / "manifest.json").write_text(json.dumps(forged))
+    verdict = check_certificate(swapped, engine="python")
+    assert not verdict.ok and "region refutations" in verdict.steps
+    _cube_formula(directory, manifest, cubes[0], tmp_path / "first.cnf")
+    assert not drat_trim_verifies(tmp_path / "first.cnf", swapped / first)
