@@ -73,6 +73,22 @@ def test_time_limit_is_bounded(client):
     assert_problem(client.post("/domination", json={"size": 8, "piece": "queen", "time_limit": 0}), 422, "time_limit")
 
 
+@pytest.mark.parametrize("path, body, field", [
+    ("/domination", lambda limit: {"size": 6, "piece": "queen", "time_limit": limit}, "time_limit"),
+    ("/nqueens", lambda limit: {"size": 6, "time_limit": limit}, "time_limit"),
+    ("/jobs", lambda limit: {"kind": "domination", "params": {"size": 6, "piece": "queen", "time_limit": limit}},
+     "params.time_limit"),
+])
+@pytest.mark.parametrize("time_limit", [True, "5"])
+def test_a_time_limit_is_a_json_number_not_a_boolean_or_a_string(client, path, body, field, time_limit):
+    # pydantic's lax floats took true as 1 s and "5" as 5 s (schemathesis found true on /nqueens)
+    assert_problem(client.post(path, json=body(time_limit)), 422, field)
+
+
+def test_an_integer_time_limit_is_still_seconds(client):
+    assert client.post("/domination", json={"size": 6, "piece": "queen", "time_limit": 5}).status_code == 200
+
+
 def test_unknown_path_is_404_and_wrong_method_405(client):
     assert_problem(client.post("/nowhere", json={}), 404)
     response = client.get("/domination")

@@ -28,8 +28,8 @@ Seed = Integer(0, 2**31 - 1, strict=True, description="random seed of the solver
 TraceOffset = Integer(0, 2**31 - 1, strict=True, description=(
     f"with trace: the first step to return; a trace comes in pages of {DEFAULT_TRACE_LIMIT} steps, and a later "
     "page starts with a resume event listing what stands on the board"))
-TimeLimit = Annotated[float, Field(gt=0, le=SYNC_MAX_TIME_LIMIT, strict=False, description="seconds")]
-JobTimeLimit = Annotated[float, Field(gt=0, le=JOB_MAX_TIME_LIMIT, strict=False, description="seconds")]
+TimeLimit = Annotated[float, Field(gt=0, le=SYNC_MAX_TIME_LIMIT, strict=True, description="seconds")]
+JobTimeLimit = Annotated[float, Field(gt=0, le=JOB_MAX_TIME_LIMIT, strict=True, description="seconds")]
 
 ON_THE_BOARD = "a square of this board (else 422 naming it)"
 
