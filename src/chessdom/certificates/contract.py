@@ -30,6 +30,9 @@ FEWER_FORMULA = "fewer.cnf"
 REGION_PROOF = "cube-{}.drat"
 FEWER_PROOF = "fewer-cube-{}.drat"
 """Version 3's proof files, numbered from 1 in the order of the manifest's cubes."""
+LEMMA_PROOF = "lemma-{}.drat"
+FEWER_LEMMA_PROOF = "fewer-lemma-{}.drat"
+"""Version 3's lemma proofs, numbered from 1 in the order of a section's ``lemmas``."""
 FILES = (MANIFEST, FORMULA, PROOF)
 """A single-proof certificate holds these files and nothing else; a cube bundle holds
 ``cubes.txt``, ``cover.drat`` and one ``cube-N.drat`` per cube instead of ``proof.drat``."""
