@@ -157,6 +157,8 @@ class Plan:
     """The enumeration lists one class fewer (its cubes' proofs as far as they exist)."""
     spare: dict = field(default_factory=dict)
     """counts → a proof file to use where the formula is satisfiable (a forgery's)."""
+    lemmas: bool = False
+    """Each cube lists the line budgets its counts imply (:func:`budgets`) as lemmas."""
 
 
 def partitions_of(n: int, levels: int) -> list:
@@ -177,14 +179,99 @@ def section(directory: Path, plan: Plan, formula: bytes, bound: int, relation: s
             if all(sum(v[k] for k in ks) == first[i] for i, ks in enumerate(children)):
                 cubes.insert(0, (1, v))
     top = int(formula.split()[2])
-    listed = []
+    listed, lemmas = [], {}
     for index, (level, counts) in enumerate(cubes, start=1):
         path = directory / f"{prefix}{index}.drat"
-        if not prove(formula, clauses_of(parts[level], plan.n, counts, relation, top), path):
+        extra = clauses_of(parts[level], plan.n, counts, relation, top)
+        cube = {"level": level, "counts": list(counts)}
+        if plan.lemmas and (own := budgets(plan.n, level, parts[level], counts)):
+            cube["lemmas"] = [lemmas.setdefault(key, len(lemmas) + 1) for key in own]
+            extra += lemma_clauses_of(plan.n, own, largest(top, extra))
+        if not prove(formula, extra, path):
             path.write_bytes(plan.spare[counts].read_bytes())
-        listed.append({"level": level, "counts": list(counts), "proof": entry(path)})
+        listed.append({**cube, "proof": entry(path)})
     names = [[[name(*s) for s in region] for region in partition] for partition in parts]
-    return {"partitions": names[: max(level for level, _ in cubes) + 1], "relation": relation, "cubes": listed}
+    out = {"partitions": names[: max(level for level, _ in cubes) + 1], "relation": relation, "cubes": listed}
+    if lemmas:
+        out["lemmas"] = [prove_lemma(directory / f"{prefix.replace('cube', 'lemma')}{k}.drat", plan.n, parts, top, key)
+                         for k, key in enumerate(lemmas, start=1)]
+    return out
+
+
+FAMILIES = {"ranks": lambda r, f: r, "files": lambda r, f: f, "diagonals": lambda r, f: r - f,
+            "anti-diagonals": lambda r, f: r + f}
+
+
+def line_groups(n: int) -> list[list[list[tuple[int, int]]]]:
+    """Sets of lines of one direction each: every rank, every file, every diagonal, every
+    anti-diagonal, and the lower and the upper half of the ranks and of the files."""
+    found = []
+    for family in FAMILIES.values():
+        lines: dict[int, list] = {}
+        for r in range(n):
+            for f in range(n):
+                lines.setdefault(family(r, f), []).append((r, f))
+        found.append([lines[key] for key in sorted(lines)])
+    for family in (found[0], found[1]):
+        found += [family[: n // 2], family[n - n // 2:]]
+    return found
+
+
+def budgets(n: int, level: int, partition, counts) -> list[tuple]:
+    """The lemmas a cube's counts imply, as keys ``(level, caps, groups, at_most)``:
+    lines of one direction are disjoint, so at most ``min(c_i, lines meeting region i)`` of
+    them hold a piece of region ``i``; kept when that adds up to fewer than the lines. The
+    caps are the cube's counts where the lines meet a region, the region's size elsewhere."""
+    keys = []
+    for groups in line_groups(n):
+        meets = [sum(1 for line in groups if set(line) & set(region)) for region in partition]
+        most = sum(min(count, meet) for count, meet in zip(counts, meets))
+        if most < len(groups):
+            caps = tuple(count if meet else len(region) for count, meet, region in zip(counts, meets, partition))
+            keys.append((level, caps, tuple(tuple(line) for line in groups), most))
+    return keys
+
+
+def largest(top: int, clauses) -> int:
+    return max([top] + [abs(x) for c in clauses for x in c])
+
+
+def definitions(n: int, groups, top: int) -> tuple[list[list[int]], list[int]]:
+    """The contract's fresh ``y_j = T + j`` per group, ``[-y, s…]`` then ``[y, -s]`` per square."""
+    out, ys = [], []
+    for group in groups:
+        top += 1
+        ys.append(top)
+        squares = sorted(variable(r, f, n) for r, f in group)
+        out += [[-top] + squares] + [[top, -s] for s in squares]
+    return out, ys
+
+
+def lemma_formula_of(partition, n: int, caps, groups, at_most: int, variables: int) -> list[list[int]]:
+    """A lemma's formula as the contract words it: the caps as a cube's "at most" clauses
+    (numbered on from the section formula's N), the definitions, then at least at_most + 1."""
+    out = clauses_of(partition, n, caps, "at most", variables)
+    defined, ys = definitions(n, groups, largest(variables, out))
+    return out + defined + CardEnc.atleast(lits=ys, bound=at_most + 1, top_id=ys[-1],
+                                           encoding=EncType.totalizer).clauses
+
+
+def lemma_clauses_of(n: int, lemmas, top: int) -> list[list[int]]:
+    """What a cube's lemmas add to its formula (``top`` its largest variable so far)."""
+    out = []
+    for _, _, groups, at_most in lemmas:
+        defined, ys = definitions(n, groups, top)
+        bounded = CardEnc.atmost(lits=ys, bound=at_most, top_id=ys[-1], encoding=EncType.totalizer).clauses
+        out += defined + bounded
+        top = largest(ys[-1], bounded)
+    return out
+
+
+def prove_lemma(path: Path, n: int, parts, variables: int, key: tuple) -> dict:
+    level, caps, groups, at_most = key
+    assert prove(b"p cnf 0 0\n", lemma_formula_of(parts[level], n, caps, groups, at_most, variables), path)
+    return {"level": level, "counts": list(caps), "groups": [[name(*s) for s in group] for group in groups],
+            "at_most": at_most, "proof": entry(path)}
 
 
 def build(directory: Path, plan: Plan) -> dict:

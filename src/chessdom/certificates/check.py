@@ -26,6 +26,7 @@ from chessdom.certificates.cubes import CubeError, bundle_refutations
 from chessdom.certificates.enumeration import EnumerationError, expand
 from chessdom.certificates.files import FileMismatch, hash_listed
 from chessdom.certificates.formula import rebuild_formula
+from chessdom.certificates.lemmas import check_lemmas, cube_lemma_clauses, lemma_formula
 from chessdom.certificates.manifest import Manifest, Regions, read_manifest
 from chessdom.certificates.refutation import POLICY, REVISION, Refutation, check_refutation, refutation
 from chessdom.certificates.regions import RegionError, check_cubes, cube_clauses, read_partitions
@@ -264,23 +265,36 @@ def _regions(read: Manifest, context: dict, verdict: Verdict) -> bool:
             verdict.steps[f"{prefix}partitions"] = True
             check_cubes(levels, section.cubes)
             verdict.steps[f"{prefix}cubes"] = True
+            lemmas = check_lemmas(rows, cols, levels, section)
+            if section.lemmas or any(section.cube_lemmas):
+                verdict.steps[f"{prefix}lemmas"] = True
             check_cover(levels, section.relation, section.cubes, bound)
         except RegionError as error:
             return not verdict.fail(prefix + error.step, error.reason)
         verdict.steps[f"{prefix}cover"] = True
-        context[f"{prefix}levels"] = levels
+        context[f"{prefix}levels"], context[f"{prefix}lemmas"] = levels, lemmas
     return True
 
 
 def _region_refutations(read: Manifest, context: dict) -> list[tuple[str, Refutation]]:
-    """One refutation per cube: its formula plus the cube's clauses."""
+    """One refutation per lemma, of its own formula, and one per cube: its formula plus the
+    cube's clauses and its lemmas' (the lemmas first: a lemma that does not hold is named
+    before the cubes that use it)."""
     checks = []
     for prefix, section, _ in _sections(read):
-        formula = f"{prefix}formula"
-        proof = "fewer proof" if prefix else "region proof"
+        formula, lemmas = f"{prefix}formula", context[f"{prefix}lemmas"]
         regions = context[f"{prefix}levels"].regions
-        for index, (level, counts) in enumerate(section.cubes, start=1):
+        for index, lemma in enumerate(lemmas, start=1):
+            extra = lemma_formula(regions[lemma.level], lemma, context[formula])
+            checks.append((f"{prefix}lemma refutations",
+                           refutation(f"{prefix}lemma proof {index}", context["paths"], read.files, extra, None)))
+        proof = "fewer proof" if prefix else "region proof"
+        cubes = zip(section.cubes, section.cube_lemmas, strict=True)
+        for index, ((level, counts), listed) in enumerate(cubes, start=1):
             extra = cube_clauses(regions[level], counts, section.relation, context[formula])
+            if listed:
+                top = max([context[formula], *(abs(literal) for clause in extra for literal in clause)])
+                extra += cube_lemma_clauses([lemmas[k - 1] for k in listed], top)
             checks.append((f"{prefix}region refutations",
                            refutation(f"{proof} {index}", context["paths"], read.files, extra, formula)))
     return checks

@@ -59,6 +59,8 @@ MAX_ENUMERATED = 10_000_000
 MAX_PARTITIONS = 8
 MAX_REGIONS = 1024
 """Version 3: partitions a manifest may list, and regions in each."""
+MAX_GROUPS = 1024
+"""Version 3: groups one lemma may count (a section lists at most MAX_CUBES lemmas)."""
 MAX_VECTORS = 2_000_000
 """Version 3: count vectors the checker enumerates to check a cover, at most (γ(Q_13) ≤ 6
 enumerates 210 at the coarsest level: five regions, six pieces)."""

@@ -22,6 +22,7 @@ from chessdom.certificates.contract import (
     MAX_CUBES,
     MAX_ENUMERATED,
     MAX_FORMULA_BYTES,
+    MAX_GROUPS,
     MAX_MANIFEST_BYTES,
     MAX_PARTITIONS,
     MAX_PROOF_BYTES,
@@ -47,6 +48,18 @@ class Listed:
 
 
 @dataclass(frozen=True)
+class Lemma:
+    """A version 3 lemma, typed: at most ``at_most`` of ``groups`` (lists of square names)
+    hold a piece wherever partition ``level`` holds at most ``counts``; whether the names,
+    groups and counts fit the board is checked later (:mod:`.lemmas`)."""
+
+    level: int
+    counts: tuple[int, ...]
+    groups: list
+    at_most: int
+
+
+@dataclass(frozen=True)
 class Regions:
     """Version 3's ``regions`` (or ``fewer.regions``), typed and within the limits; whether
     the partitions partition the board and the cubes fit them is checked later
@@ -57,6 +70,14 @@ class Regions:
     relation: str
     cubes: list[tuple[int, tuple[int, ...]]]
     """``(level, counts)`` of each cube, in the manifest's order."""
+    lemmas: tuple[Lemma, ...] = ()
+    """The section's lemmas, in order (lemma ``k`` is ``lemmas[k - 1]``)."""
+    cube_lemmas: tuple[tuple[int, ...], ...] = ()
+    """The lemma indices each cube lists, one tuple per cube (empty when none are given)."""
+
+    def __post_init__(self):
+        if not self.cube_lemmas:  # one (empty) list per cube, so the two always zip
+            object.__setattr__(self, "cube_lemmas", ((),) * len(self.cubes))
 
 
 @dataclass(frozen=True)
@@ -82,7 +103,8 @@ class Manifest:
     enumeration: dict | None
     files: dict[str, Listed]
     """``formula``, and ``proof`` or ``cubes``, ``cover`` and ``cube proof N``; version 3:
-    ``region proof N``, and with ``fewer`` also ``fewer formula`` and ``fewer proof N``."""
+    ``region proof N`` and ``lemma proof K``, and with ``fewer`` also ``fewer formula``,
+    ``fewer proof N`` and ``fewer lemma proof K``."""
     regions: Regions | None = None
     fewer: Fewer | None = None
 
@@ -171,8 +193,32 @@ def _regions(entry, squares: int, label: str) -> Regions:
     cubes = _field(entry, "cubes", list, f"{label}.cubes")
     if not 1 <= len(cubes) <= MAX_CUBES:
         raise ContractError(f"{label}.cubes must list 1…{MAX_CUBES} cubes, not {len(cubes)}")
+    lemmas = _field(entry, "lemmas", list, f"{label}.lemmas") if "lemmas" in entry else []
+    if len(lemmas) > MAX_CUBES:
+        raise ContractError(f"{label}.lemmas must list at most {MAX_CUBES} lemmas, not {len(lemmas)}")
     return Regions(partitions, relation, [_cube(cube, squares, f"{label}.cubes[{index}]")
-                                          for index, cube in enumerate(cubes)])
+                                          for index, cube in enumerate(cubes)],
+                   tuple(_lemma(lemma, squares, f"{label}.lemmas[{index}]") for index, lemma in enumerate(lemmas)),
+                   tuple(_indices(cube, f"{label}.cubes[{index}].lemmas") for index, cube in enumerate(cubes)))
+
+
+def _lemma(lemma, squares: int, label: str) -> Lemma:
+    """A lemma's fields typed; its level and counts read as a cube's are."""
+    level, counts = _cube(lemma, squares, label)
+    groups = _field(lemma, "groups", list, f"{label}.groups")
+    for index, group in enumerate(groups):
+        if not isinstance(group, list):
+            raise ContractError(f"{label}.groups must be a list of groups, each a list of square names")
+        _names(group, f"{label}.groups[{index}]")
+    return Lemma(level, counts, groups, _integer(lemma, "at_most", MAX_GROUPS, f"{label}.at_most"))
+
+
+def _indices(cube: dict, label: str) -> tuple[int, ...]:
+    """A cube's lemma indices (none when it lists none); their range is checked later."""
+    indices = _field(cube, "lemmas", list, label) if "lemmas" in cube else []
+    if not all(isinstance(index, int) and not isinstance(index, bool) for index in indices):
+        raise ContractError(f"{label} must be a list of lemma indices (integers)")
+    return tuple(indices)
 
 
 def _cube(cube, squares: int, label: str) -> tuple[int, tuple[int, ...]]:
@@ -267,15 +313,19 @@ def _files(raw: dict) -> dict[str, Listed]:
 def _region_files(raw: dict, regions: Regions, fewer: Fewer | None) -> dict[str, Listed]:
     """Version 3's files: the formula, a proof per cube, and fewer's formula and proofs."""
     files = {"formula": _listed(raw.get("formula"), "formula", MAX_FORMULA_BYTES)}
-    for index, cube in enumerate(raw["regions"]["cubes"]):
-        files[f"region proof {index + 1}"] = _listed(cube.get("proof"), f"regions.cubes[{index}].proof",
-                                                     MAX_PROOF_BYTES)
+    _proofs(files, raw["regions"], "regions", "region proof", "lemma proof")
     if fewer is not None:
         files["fewer formula"] = _listed(raw["fewer"].get("formula"), "fewer.formula", MAX_FORMULA_BYTES)
-        for index, cube in enumerate(raw["fewer"]["regions"]["cubes"]):
-            files[f"fewer proof {index + 1}"] = _listed(cube.get("proof"), f"fewer.regions.cubes[{index}].proof",
-                                                        MAX_PROOF_BYTES)
+        _proofs(files, raw["fewer"]["regions"], "fewer.regions", "fewer proof", "fewer lemma proof")
     return _distinct_and_within(files)
+
+
+def _proofs(files: dict[str, Listed], regions: dict, label: str, cube: str, lemma: str) -> None:
+    """A section's proofs into ``files``: ``{cube} N`` per cube, ``{lemma} K`` per lemma."""
+    for index, entry in enumerate(regions["cubes"]):
+        files[f"{cube} {index + 1}"] = _listed(entry.get("proof"), f"{label}.cubes[{index}].proof", MAX_PROOF_BYTES)
+    for index, entry in enumerate(regions.get("lemmas", [])):
+        files[f"{lemma} {index + 1}"] = _listed(entry.get("proof"), f"{label}.lemmas[{index}].proof", MAX_PROOF_BYTES)
 
 
 def _distinct_and_within(files: dict[str, Listed]) -> dict[str, Listed]:

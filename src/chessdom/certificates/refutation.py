@@ -50,7 +50,8 @@ own deletion semantics, revision 1) are checked again before they are served."""
 @dataclass(frozen=True)
 class Refutation:
     """What to check: ``proof`` refutes ``formula`` with ``extra`` clauses (DIMACS lists)
-    added; both files must have the size and SHA-256 the manifest lists."""
+    added; both files must have the size and SHA-256 the manifest lists. With no
+    ``formula`` (``""``: version 3's lemmas), ``extra`` is the whole formula."""
 
     name: str
     formula: str
@@ -63,13 +64,25 @@ class Refutation:
 
 
 def refutation(label: str, paths: dict, files: dict, extra: tuple[tuple[int, ...], ...] = (),
-               formula_label: str = "formula") -> Refutation:
-    """The refutation of the formula listed as ``formula_label`` by the file the manifest
-    lists as ``label`` (``paths`` and ``files`` map labels to paths and to
-    :class:`~.manifest.Listed` entries)."""
-    formula, proof = files[formula_label], files[label]
+               formula_label: str | None = "formula") -> Refutation:
+    """The refutation of the formula listed as ``formula_label`` (None: of ``extra`` alone)
+    by the file the manifest lists as ``label`` (``paths`` and ``files`` map labels to paths
+    and to :class:`~.manifest.Listed` entries)."""
+    proof = files[label]
+    if formula_label is None:
+        return Refutation(proof.file, "", "", str(paths[label]), proof.sha256, extra, 0, proof.bytes)
+    formula = files[formula_label]
     return Refutation(proof.file, str(paths[formula_label]), formula.sha256, str(paths[label]), proof.sha256, extra,
                       formula.bytes, proof.bytes)
+
+
+def _formula_text(refutation: Refutation) -> bytes:
+    """The formula file's bytes, or for a formula of ``extra`` alone the header ``p cnf V 0``
+    with ``V`` its largest variable (its clauses are added after parsing, as extras are)."""
+    if refutation.formula:
+        return read_listed(refutation.formula, refutation.formula_bytes, refutation.formula_sha256)
+    largest = max((abs(literal) for clause in refutation.extra for literal in clause), default=0)
+    return f"p cnf {largest} 0\n".encode()
 
 
 def _engine(engine: str) -> None:
@@ -88,7 +101,7 @@ def check_refutation(refutation: Refutation, engine: str = "native") -> str | No
 
     _engine(engine)
     try:
-        formula_text = read_listed(refutation.formula, refutation.formula_bytes, refutation.formula_sha256)
+        formula_text = _formula_text(refutation)
         proof_text = read_listed(refutation.proof, refutation.proof_bytes, refutation.proof_sha256)
     except FileMismatch as error:
         return f"the checker rejected {refutation.name}: {error}"
