@@ -147,7 +147,7 @@ def test_seven_queens_are_certified_by_region_cubes_one_per_class_of_counts(tmp_
     assert [cube["counts"] for cube in regions["cubes"]] == [list(c.counts) for c in first_cubes(Board(7, 7), 3)]
     assert [cube["proof"]["file"] for cube in regions["cubes"]] == [
         f"cube-{index}.drat" for index in range(1, len(regions["cubes"]) + 1)]
-    files = ["formula.cnf", "manifest.json"] + [cube["proof"]["file"] for cube in regions["cubes"]]
+    files = ["formula.cnf", "manifest.json"] + [entry["proof"]["file"] for entry in regions["cubes"] + regions["lemmas"]]
     assert cube_count(manifest) == len(regions["cubes"]) and sorted(p.name for p in directory.iterdir()) == sorted(files)
     assert manifest["check"]["checked"] and check_certificate(directory).ok
 

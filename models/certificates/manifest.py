@@ -12,13 +12,14 @@ from pathlib import Path
 from chessdom.certificates import (
     CONTRACT, CONTRACT_V3, COVER, CUBES, FEWER_FORMULA, FORMULA, MANIFEST, PROOF, claim, enumeration_claim,
 )
-from chessdom.chessboard import PlacementResult
+from chessdom.chessboard import PlacementResult, square_names
 from chessdom.models.certificates.cubes import Bundle
 from chessdom.models.certificates.enumeration import Enumeration
 from chessdom.models.certificates.formula import PlainFormula
+from chessdom.models.certificates.lemmas import Lemma
 from chessdom.models.certificates.prover import SOLVER, ProofRun
 from chessdom.models.certificates.region_evidence import RegionPlan
-from chessdom.models.certificates.regions import Cube, RegionProofs, Section, partition_names, partitions
+from chessdom.models.certificates.regions import ProvedCube, RegionProofs, Section, partition_names, partitions
 
 
 @dataclass(frozen=True)
@@ -97,29 +98,41 @@ def manifest_of(result: PlacementResult, bound: int, encoding: str, order: str, 
 def _region_entries(board, directory: Path, evidence: Evidence) -> dict:
     """Contract version 3's ``regions``, ``fewer`` (when planned) and ``prover``."""
     plan, proved = evidence.plan, evidence.regions.sections
-    entries = {"regions": _regions(board, directory, plan.sections[0], proved[0])}
+    lemmas = evidence.regions.lemmas
+    entries = {"regions": _regions(board, directory, plan.sections[0], proved[0], lemmas[0])}
     if plan.fewer is not None:
         bound, formula = plan.fewer
         entries["fewer"] = {"bound": bound,
                             "formula": {**file_entry(directory / FEWER_FORMULA), "variables": formula.variables,
                                         "clauses": len(formula.clauses)},
-                            "regions": _regions(board, directory, plan.sections[1], proved[1])}
-    runs = [run for section in proved for _, run in section]
-    entries["prover"] = {**SOLVER, "solve_seconds": round(sum(run.solve_seconds for run in runs), 3),
+                            "regions": _regions(board, directory, plan.sections[1], proved[1], lemmas[1])}
+    runs = [proof.run for section in proved for proof in section]
+    lemma_runs = [run for section in evidence.regions.lemmas for _, run in section]
+    entries["prover"] = {**SOLVER, "solve_seconds": round(sum(run.solve_seconds for run in runs + lemma_runs), 3),
                          "longest_cube_seconds": round(max(run.solve_seconds for run in runs), 3),
                          "wall_seconds": round(evidence.seconds, 3), "cubes": len(runs),
-                         "splits": evidence.regions.splits}
+                         "lemmas": len(lemma_runs), "splits": evidence.regions.splits}
     return entries
 
 
-def _regions(board, directory: Path, section: Section, proved: list[tuple[Cube, ProofRun]]) -> dict:
-    """One section's partitions (as many as its deepest cube needs), relation and cubes."""
-    deepest = max(cube.level for cube, _ in proved)
-    return {"partitions": [partition_names(board, partition) for partition in partitions(board)[:deepest + 1]],
-            "relation": section.relation,
-            "cubes": [{"level": cube.level, "counts": list(cube.counts),
-                       "proof": file_entry(directory / f"{section.prefix}{index}.drat")}
-                      for index, (cube, _) in enumerate(proved, start=1)]}
+def _regions(board, directory: Path, section: Section, proved: list[ProvedCube],
+             lemmas: list[tuple[Lemma, ProofRun]]) -> dict:
+    """One section's partitions (as many as its deepest cube or lemma needs), relation,
+    cubes and (when its cubes use any) lemmas."""
+    deepest = max(proof.cube.level for proof in proved)
+    entry = {"partitions": [partition_names(board, partition) for partition in partitions(board)[:deepest + 1]],
+             "relation": section.relation,
+             "cubes": [{"level": proof.cube.level, "counts": list(proof.cube.counts),
+                        "proof": file_entry(directory / f"{section.prefix}{index}.drat"),
+                        **({"lemmas": list(proof.lemmas)} if proof.lemmas else {})}
+                       for index, proof in enumerate(proved, start=1)]}
+    if lemmas:
+        entry["lemmas"] = [{"level": lemma.level, "counts": list(lemma.counts),
+                            "groups": [square_names(board, group) for group in lemma.groups],
+                            "at_most": lemma.at_most,
+                            "proof": file_entry(directory / f"{section.lemmas.prefix}{index}.drat")}
+                           for index, (lemma, _) in enumerate(lemmas, start=1)]
+    return entry
 
 
 def cube_count(manifest: dict) -> int | None:

@@ -26,18 +26,20 @@ class ProofRun:
     detail: str = ""
 
 
-def log_proof(formula: Path, proof: Path, *, time_limit: float | None, max_proof_bytes: int,
+def log_proof(formula: Path | None, proof: Path, *, time_limit: float | None, max_proof_bytes: int,
               extra: tuple[tuple[int, ...], ...] = ()) -> ProofRun:
     """Solve ``formula`` plus the ``extra`` clauses (a cube's units, a cover's negated
-    cubes) writing a text DRAT proof to ``proof``, which is kept only when they are
-    refuted (``unsat``) within both limits; whatever else happens, it is deleted."""
+    cubes; with no ``formula``, a lemma's own clauses alone) writing a text DRAT proof to
+    ``proof``, which is kept only when they are refuted (``unsat``) within both limits;
+    whatever else happens, it is deleted."""
     started = time.monotonic()
 
     def too_large() -> bool:
         return proof.exists() and proof.stat().st_size > max_proof_bytes
 
     try:
-        events, finished = run_killable(refutation_events, (str(formula), str(proof), extra), time_limit,
+        source = None if formula is None else str(formula)
+        events, finished = run_killable(refutation_events, (source, str(proof), extra), time_limit,
                                         should_stop=too_large)
     except Exception as error:  # the child died or python-sat failed: no proof to keep
         proof.unlink(missing_ok=True)
@@ -57,13 +59,14 @@ def log_proof(formula: Path, proof: Path, *, time_limit: float | None, max_proof
     return run
 
 
-def refutation_events(formula_path: str, proof_path: str, extra: tuple = ()):
+def refutation_events(formula_path: str | None, proof_path: str, extra: tuple = ()):
     """The child's side: ``("result", "sat"|"unsat", solve_seconds)``. It imports
     python-sat alone."""
     from pysat.formula import CNF
     from pysat.solvers import Cadical195, pysolvers
 
-    clauses = CNF(from_file=formula_path).clauses + [list(clause) for clause in extra]
+    read = CNF(from_file=formula_path).clauses if formula_path is not None else []
+    clauses = read + [list(clause) for clause in extra]
     solver = Cadical195()
     # Text DRAT: "binary" must be set before tracing starts, which fixes the format.
     solver.configure({"binary": 0})

@@ -15,6 +15,10 @@ Measured (one core, fresh CaDiCaL 1.9.5 per cube, proof to file) against contrac
 (one proof: 2.7 s, 14 MB); γ(Q_13) ≤ 6 in 43 cubes, 18.1 s and 133 MB, the longest 5.0 s
 (84 Hilbert cubes: 143 s); γ(Q_14) ≤ 7 in 20 cubes, 202 s and 1.3 GB, the longest 83 s:
 there the finer levels are needed (the per-proof limit).
+
+Where the piece has slider lines, each cube also carries its line budgets as lemmas
+(:mod:`.lemmas`): each distinct lemma of a section is proved once, from its own small
+formula, on the same executor as the cubes, and the cubes that use it get its clauses.
 """
 
 from __future__ import annotations
@@ -31,6 +35,9 @@ from pysat.card import CardEnc, EncType
 from chessdom.certificates.contract import MAX_CUBES
 from chessdom.chessboard import Board, square_names
 from chessdom.models.certificates.cubes import CubesFailed, run_all
+from chessdom.models.certificates.lemmas import (
+    Lemma, Lines, applied_clauses, cube_lemmas, largest_variable, lemma_formula,
+)
 from chessdom.models.certificates.prover import ProofRun, log_proof
 from chessdom.models.counting.regions import Region, RegionOrbits, counts_within, ring, split_counts
 
@@ -130,24 +137,36 @@ def cube_clauses(variables: int, partition: tuple[Region, ...], counts: tuple[in
 @dataclass(frozen=True)
 class Section:
     """One refutation split into region cubes: ``formula`` (its header's ``variables``),
-    the relation its cubes state, the prefix of its proofs' names and its first cubes."""
+    the relation its cubes state, the prefix of its proofs' names, its first cubes and
+    the lines its lemmas are made of (None: no lemmas)."""
 
     formula: Path
     variables: int
     relation: str
     prefix: str
     cubes: list[Cube]
+    lemmas: Lines | None = None
+
+
+@dataclass(frozen=True)
+class ProvedCube:
+    """A refuted cube, its run and its lemmas (1-based, into its section's lemmas)."""
+
+    cube: Cube
+    run: ProofRun
+    lemmas: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
 class RegionProofs:
-    """What :func:`prove_regions` proved: per section, its cubes and runs in the order of
-    its proof files (``{prefix}1.drat``, …)."""
+    """What :func:`prove_regions` proved: per section, its cubes in the order of its proof
+    files (``{prefix}1.drat``, …) and the lemmas they use in the order of theirs."""
 
-    sections: list[list[tuple[Cube, ProofRun]]]
+    sections: list[list[ProvedCube]]
     splits: int
     """Cubes split into the next level because their run outgrew its slice or the limit."""
     seconds: float
+    lemmas: list[list[tuple[Lemma, ProofRun]]]
 
 
 @dataclass
@@ -164,26 +183,55 @@ class _Flight:
     cube_seconds: float
     futures: dict
     proved: list
+    lemmas: dict
+    """(section, lemma) → [its proof's path, its run once refuted]."""
     splits: int = 0
 
-    def submit(self, section: int, cube: Cube) -> Future:
-        path = self.directory / f".{self.sections[section].prefix}{len(self.futures)}.drat"
+    def limit(self, sliced: bool) -> float | None:
         limit = None if self.deadline is None else max(self.deadline - time.monotonic(), 0.01)
-        if cube.level + 1 < len(self.levels):
+        if sliced:
             limit = self.cube_seconds if limit is None else min(limit, self.cube_seconds)
-        clauses = cube_clauses(self.sections[section].variables, self.levels[cube.level], cube.counts,
-                               self.sections[section].relation)
-        future = self.executor.submit(log_proof, self.sections[section].formula, path, time_limit=limit,
+        return limit
+
+    def submit(self, section: int, cube: Cube) -> set[Future]:
+        """The cube's run, and those of its lemmas not yet submitted."""
+        own = self.sections[section]
+        path = self.directory / f".{own.prefix}{len(self.futures)}.drat"
+        partition = self.levels[cube.level]
+        lemmas = () if own.lemmas is None else cube_lemmas(own.lemmas, cube.level, partition, cube.counts)
+        clauses = cube_clauses(own.variables, partition, cube.counts, own.relation)
+        clauses += applied_clauses(largest_variable(own.variables, clauses), lemmas)
+        sliced = cube.level + 1 < len(self.levels)  # a cube that can still be split gets its slice
+        future = self.executor.submit(log_proof, own.formula, path, time_limit=self.limit(sliced),
                                       max_proof_bytes=self.max_proof_bytes, extra=clauses)
-        self.futures[future] = (section, cube, path)
+        self.futures[future] = (section, cube, path, lemmas)
+        return {future} | {self.submit_lemma(section, lemma) for lemma in lemmas if (section, lemma) not in self.lemmas}
+
+    def submit_lemma(self, section: int, lemma: Lemma) -> Future:
+        """A lemma's run: its own formula, without the section's (a cube is refuted by it,
+        so every lemma would follow from it, and the solver would refute the cube again)."""
+        own = self.sections[section]
+        path = self.directory / f".{own.lemmas.prefix}{len(self.futures)}.drat"
+        caps = cube_clauses(own.variables, self.levels[lemma.level], lemma.counts, AT_MOST)
+        future = self.executor.submit(log_proof, None, path, time_limit=self.limit(False),
+                                      max_proof_bytes=self.max_proof_bytes,
+                                      extra=lemma_formula(caps, own.variables, lemma))
+        self.futures[future] = (section, lemma, path)
+        self.lemmas[(section, lemma)] = [path, None]
         return future
+
+    def unproved_lemmas(self) -> int:
+        return sum(run is None for _, run in self.lemmas.values())
 
     def settle(self, future: Future) -> set[Future]:
         """Take in one finished run: the futures of the children it was split into."""
-        section, cube, path = self.futures[future]
+        if isinstance(self.futures[future][1], Lemma):
+            self.settle_lemma(future)
+            return set()
+        section, cube, path, lemmas = self.futures[future]
         run = future.result()
         if run.status == "unsat":
-            self.proved.append((section, cube, path, run))
+            self.proved.append((section, cube, path, run, lemmas))
             return set()
         if run.status == "sat":
             raise RuntimeError(f"a region cube {cube.counts} of {self.sections[section].formula.name} is "
@@ -193,14 +241,28 @@ class _Flight:
             raise CubesFailed(_why(run, cube, out_of_time, self.max_proof_bytes))
         self.splits += 1
         split = children(self.board, self.levels, cube)
-        if len(self.futures) + len(split) > MAX_CUBES:  # each section's cubes are fewer than all runs
+        if len(self.futures) - len(self.lemmas) + len(split) > MAX_CUBES:  # each section's are fewer than all cubes
             raise CubesFailed(f"the region cubes were split past the contract's {MAX_CUBES} cubes")
-        return {self.submit(section, child) for child in split}
+        return {future for child in split for future in self.submit(section, child)}
+
+    def settle_lemma(self, future: Future) -> None:
+        section, lemma, _ = self.futures[future]
+        run = future.result()
+        if run.status == "sat":
+            raise RuntimeError(f"a line budget lemma of {self.sections[section].formula.name} is satisfiable, "
+                               f"so line_budgets is wrong: {lemma}")
+        if run.status != "unsat":
+            out_of_time = self.deadline is not None and time.monotonic() >= self.deadline
+            raise CubesFailed(_why(run, None, out_of_time, self.max_proof_bytes))
+        self.lemmas[(section, lemma)][1] = run
 
 
-def _why(run: ProofRun, cube: Cube, out_of_time: bool, max_proof_bytes: int) -> str:
+def _why(run: ProofRun, cube: Cube | None, out_of_time: bool, max_proof_bytes: int) -> str:
+    """Why a run (a cube's, or a lemma's: ``cube`` None) ends the certificate."""
     if out_of_time or run.status == "timeout":
         return "the region cubes did not finish within the time limit"
+    if cube is None:
+        return f"a line budget lemma's proof-logging run ended with {run.status} {run.detail}".strip()
     if run.status == "too_large":
         return (f"a region cube of the finest level ({cube.counts}) still outgrew the proof limit "
                 f"({max_proof_bytes} bytes)")
@@ -213,22 +275,38 @@ def prove_regions(board: Board, sections: list[Section], directory: Path, execut
     """Refute every section's cubes on ``executor`` (the formula files must be visible to
     its workers), splitting those that outgrow ``cube_seconds`` or ``max_proof_bytes``
     while a finer level is left; ``on_progress(done, total)`` is told after each round of
-    finished runs. Raises CubesFailed at the deadline or when a cube of the finest level
-    cannot be refuted (the caller deletes its partial proofs with the staging directory)."""
+    finished runs (cubes only: lemmas are not counted). Raises CubesFailed at the deadline
+    or when a cube of the finest level or a lemma cannot be refuted (the caller deletes
+    the partial proofs with the staging directory)."""
     started = time.monotonic()
     flight = _Flight(board, partitions(board), sections, directory, executor, deadline, max_proof_bytes,
-                     cube_seconds, {}, [])
-    run_all({flight.submit(index, cube) for index, section in enumerate(sections) for cube in section.cubes},
-            flight.settle, lambda: len(flight.proved), deadline=deadline, what="region cubes", on_progress=on_progress)
-    return RegionProofs(_renamed(flight), flight.splits, time.monotonic() - started)
+                     cube_seconds, {}, [], {})
+    progress = None if on_progress is None else (
+        lambda done, total: on_progress(done, total - flight.unproved_lemmas()))
+    run_all({future for index, section in enumerate(sections) for cube in section.cubes
+             for future in flight.submit(index, cube)},
+            flight.settle, lambda: len(flight.proved), deadline=deadline, what="region cubes", on_progress=progress)
+    sections, lemmas = zip(*(_renamed(flight, index) for index in range(len(sections))), strict=True)
+    return RegionProofs(list(sections), flight.splits, time.monotonic() - started, list(lemmas))
 
 
-def _renamed(flight: _Flight) -> list[list[tuple[Cube, ProofRun]]]:
-    """Each section's proofs renamed ``{prefix}1.drat``, … in the order of their cubes."""
-    sections = []
-    for index, section in enumerate(flight.sections):
-        mine = sorted((cube, path, run) for number, cube, path, run in flight.proved if number == index)
-        for position, (_, path, _) in enumerate(mine, start=1):
-            path.rename(flight.directory / f"{section.prefix}{position}.drat")
-        sections.append([(cube, run) for cube, _, run in mine])
-    return sections
+def _renamed(flight: _Flight, index: int) -> tuple[list[ProvedCube], list[tuple[Lemma, ProofRun]]]:
+    """Section ``index``'s proofs renamed ``{prefix}1.drat``, … in the order of their
+    cubes, and the lemmas they use ``{lemma prefix}1.drat``, … in sorted order (so each
+    cube's lemmas, sorted, get increasing numbers); the lemmas no final cube uses (a split
+    cube's) are deleted."""
+    section = flight.sections[index]
+    mine = sorted((cube, path, run, lemmas) for number, cube, path, run, lemmas in flight.proved if number == index)
+    used = sorted({lemma for *_, lemmas in mine for lemma in lemmas})
+    if len(used) > MAX_CUBES:
+        raise CubesFailed(f"the region cubes use more than the contract's {MAX_CUBES} lemmas")
+    numbers = {lemma: position for position, lemma in enumerate(used, start=1)}
+    for (number, lemma), (path, _) in flight.lemmas.items():
+        if number == index and lemma not in numbers:
+            path.unlink(missing_ok=True)
+    for lemma, position in numbers.items():
+        flight.lemmas[(index, lemma)][0].rename(flight.directory / f"{section.lemmas.prefix}{position}.drat")
+    for position, (_, path, _, _) in enumerate(mine, start=1):
+        path.rename(flight.directory / f"{section.prefix}{position}.drat")
+    return ([ProvedCube(cube, run, tuple(numbers[lemma] for lemma in lemmas)) for cube, _, run, lemmas in mine],
+            [(lemma, flight.lemmas[(index, lemma)][1]) for lemma in used])
