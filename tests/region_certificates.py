@@ -218,18 +218,22 @@ def line_groups(n: int) -> list[list[list[tuple[int, int]]]]:
 
 
 def budgets(n: int, level: int, partition, counts) -> list[tuple]:
-    """The lemmas a cube's counts imply, as keys ``(level, caps, groups, at_most)``:
-    lines of one direction are disjoint, so at most ``min(c_i, lines meeting region i)`` of
-    them hold a piece of region ``i``; kept when that adds up to fewer than the lines. The
-    caps are the cube's counts where the lines meet a region, the region's size elsewhere."""
+    """The lemmas a cube's counts imply, as keys ``(level, caps, groups, at_most)``: of each
+    set of lines (:func:`line_groups`), the lines meeting a region the cube lets hold a
+    piece; lines of one direction are disjoint, so at most ``min(c_i, those lines meeting
+    region i)`` of them hold a piece of region ``i``, kept when that adds up to fewer than
+    the lines (the counts then bind: no lemma unit propagation alone refutes). The caps are
+    the cube's counts where the lines meet a region, the region's size elsewhere."""
     keys = []
-    for groups in line_groups(n):
+    for lines in line_groups(n):
+        groups = [line for line in lines if any(count and set(line) & set(region)
+                                                for count, region in zip(counts, partition))]
         meets = [sum(1 for line in groups if set(line) & set(region)) for region in partition]
         most = sum(min(count, meet) for count, meet in zip(counts, meets))
         if most < len(groups):
             caps = tuple(count if meet else len(region) for count, meet, region in zip(counts, meets, partition))
             keys.append((level, caps, tuple(tuple(line) for line in groups), most))
-    return keys
+    return list(dict.fromkeys(keys))  # a half of the ranks may be all the ranks that can hold a piece
 
 
 def largest(top: int, clauses) -> int:
