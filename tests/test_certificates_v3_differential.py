@@ -17,7 +17,7 @@ from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
 from chessdom.models import solve
 from chessdom.models.certificates import make_certificate
 from reference_checker import drat_trim, drat_trim_verifies
-from region_certificates import clauses_of
+from region_certificates import Plan, build, clauses_of, largest, lemma_clauses_of, lemma_formula_of
 
 pytestmark = pytest.mark.skipif(drat_trim() is None, reason="no drat-trim could be built (shared/tools/drat-trim)")
 
@@ -70,3 +70,65 @@ def test_a_proof_swapped_onto_another_cube_is_rejected_by_both_checkers(certific
     assert not verdict.ok and "region refutations" in verdict.steps
     _cube_formula(directory, manifest, cubes[0], tmp_path / "first.cnf")
     assert not drat_trim_verifies(tmp_path / "first.cnf", swapped / first)
+
+
+def _dimacs(path, clauses: list[list[int]], header_lines: list[str] = ()) -> None:
+    """``header_lines`` (a formula's clauses as text) and ``clauses``, under ``p cnf V M``
+    with ``V`` the largest variable: one DIMACS file for drat-trim."""
+    body = list(header_lines) + [" ".join(map(str, clause)) + " 0" for clause in clauses]
+    top = max(abs(int(x)) for line in body for x in line.split()[:-1])
+    path.write_text(f"p cnf {top} {len(body)}\n" + "\n".join(body) + "\n")
+
+
+def _lemma_key(manifest: dict, number: int) -> tuple:
+    lemma = manifest["regions"]["lemmas"][number - 1]
+    return lemma["level"], lemma["counts"], [[_square(name) for name in group] for group in lemma["groups"]], \
+        lemma["at_most"]
+
+
+@pytest.fixture(scope="module")
+def with_lemmas(tmp_path_factory):
+    """γ(Q6) ≤ 2 in region cubes listing line budgets as lemmas, built by hand
+    (tests/region_certificates.py), accepted by chessdom's checker."""
+    directory = tmp_path_factory.mktemp("lemmas") / "q6"
+    manifest = build(directory, Plan(6, relation="at most", split_first=True, lemmas=True))
+    assert check_certificate(directory).ok
+    return directory, manifest
+
+
+def test_drat_trim_verifies_every_lemma_and_cube_with_lemmas_the_checker_accepted(with_lemmas, tmp_path):
+    """Each lemma's formula and each cube's formula with its lemmas written here from the
+    contract's words (the regions and groups read back from square names)."""
+    directory, manifest = with_lemmas
+    lines = (directory / "formula.cnf").read_text().splitlines()
+    variables, n = int(lines[0].split()[2]), manifest["problem"]["rows"]
+    partitions = [[[_square(name) for name in region] for region in partition]
+                  for partition in manifest["regions"]["partitions"]]
+    for number, lemma in enumerate(manifest["regions"]["lemmas"], start=1):
+        level, caps, groups, at_most = _lemma_key(manifest, number)
+        _dimacs(tmp_path / f"lemma-{number}.cnf", lemma_formula_of(partitions[level], n, caps, groups, at_most,
+                                                                    variables))
+        assert drat_trim_verifies(tmp_path / f"lemma-{number}.cnf", directory / lemma["proof"]["file"]), number
+    for index, cube in enumerate(manifest["regions"]["cubes"]):
+        extra = clauses_of(partitions[cube["level"]], n, cube["counts"], "at most", variables)
+        keys = [_lemma_key(manifest, number) for number in cube.get("lemmas", [])]
+        extra += lemma_clauses_of(n, keys, largest(variables, extra))
+        _dimacs(tmp_path / f"cube-{index}.cnf", extra, lines[1:])
+        assert drat_trim_verifies(tmp_path / f"cube-{index}.cnf", directory / cube["proof"]["file"]), cube["counts"]
+
+
+def test_a_lemma_proof_swapped_onto_another_lemma_is_rejected_by_both_checkers(with_lemmas, tmp_path):
+    directory, manifest = with_lemmas
+    swapped = tmp_path / "swapped"
+    shutil.copytree(directory, swapped)
+    forged = json.loads((swapped / "manifest.json").read_text())
+    lemmas = forged["regions"]["lemmas"]
+    lemmas[0]["proof"], lemmas[-1]["proof"] = lemmas[-1]["proof"], lemmas[0]["proof"]
+    (swapped / "manifest.json").write_text(json.dumps(forged))
+    verdict = check_certificate(swapped, engine="python")
+    assert not verdict.ok and verdict.reason.startswith("lemma refutations:")
+    level, caps, groups, at_most = _lemma_key(manifest, 1)
+    variables = int((directory / "formula.cnf").read_text().split()[2])
+    partition = [[_square(name) for name in region] for region in manifest["regions"]["partitions"][level]]
+    _dimacs(tmp_path / "first.cnf", lemma_formula_of(partition, 6, caps, groups, at_most, variables))
+    assert not drat_trim_verifies(tmp_path / "first.cnf", swapped / lemmas[0]["proof"]["file"])
