@@ -9,13 +9,14 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pysat.card import CardEnc, EncType
 from pysat.solvers import Cadical195, pysolvers
 
-from chessdom.certificates import CONTRACT_V3, claim, enumeration_claim, rebuild_formula
+from chessdom.certificates import CONTRACT_V3, check_certificate, claim, enumeration_claim, rebuild_formula
 
 SYMMETRIES = {
     "identity": lambda r, f, n: (r, f),
@@ -331,3 +332,19 @@ def write(directory: Path, manifest: dict) -> None:
 
 def read(directory: Path) -> dict:
     return json.loads((directory / "manifest.json").read_text())
+
+
+def copier(genuine: Path, tmp_path: Path):
+    """``copied(key)``: a fresh copy of the genuine certificate ``genuine / key`` to forge."""
+    def copied(key: str) -> Path:
+        shutil.copytree(genuine / key, tmp_path / key)
+        return tmp_path / key
+    return copied
+
+
+def rejected(directory: Path, step: str, words: str = ""):
+    """The verdict on ``directory``, after asserting it failed first at ``step`` saying ``words``."""
+    verdict = check_certificate(directory)
+    assert not verdict.ok and verdict.reason.startswith(f"{step}:"), verdict.reason
+    assert words in verdict.reason, verdict.reason
+    return verdict

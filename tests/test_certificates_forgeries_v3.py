@@ -7,7 +7,7 @@ import copy as deep
 import shutil
 
 import pytest
-from region_certificates import Plan, build, entry, read, write
+from region_certificates import Plan, build, copier, entry, read, rejected, write
 
 from chessdom.certificates import Unreadable, check_certificate, rebuild_formula
 
@@ -27,17 +27,8 @@ def genuine(tmp_path_factory):
 
 @pytest.fixture
 def copy(genuine, tmp_path):
-    def copied(key):
-        shutil.copytree(genuine / key, tmp_path / key)
-        return tmp_path / key
-    return copied
+    return copier(genuine, tmp_path)
 
-
-def rejected(directory, step: str, words: str = ""):
-    verdict = check_certificate(directory)
-    assert not verdict.ok and verdict.reason.startswith(f"{step}:"), verdict.reason
-    assert words in verdict.reason
-    return verdict
 
 
 def test_a_cube_whose_proof_file_is_gone_is_rejected(copy):

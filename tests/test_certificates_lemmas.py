@@ -13,6 +13,7 @@ from region_certificates import (
     Plan,
     build,
     clauses_of,
+    copier,
     entry,
     largest,
     lemma_clauses_of,
@@ -20,6 +21,7 @@ from region_certificates import (
     partitions_of,
     prove,
     read,
+    rejected,
     write,
 )
 
@@ -44,17 +46,8 @@ def genuine(tmp_path_factory):
 
 @pytest.fixture
 def copy(genuine, tmp_path):
-    def copied(key):
-        shutil.copytree(genuine / key, tmp_path / key)
-        return tmp_path / key
-    return copied
+    return copier(genuine, tmp_path)
 
-
-def rejected(directory, step: str, words: str = ""):
-    verdict = check_certificate(directory)
-    assert not verdict.ok and verdict.reason.startswith(f"{step}:"), verdict.reason
-    assert words in verdict.reason, verdict.reason
-    return verdict
 
 
 def edited(directory, change):

@@ -7,7 +7,8 @@ file's SHA-256, the witness or the listed placements and the words of the claim,
 dratify check the DRAT refutations, asking it only what it answers soundly
 (:mod:`.refutation`): one proof, a cube bundle's proofs and cover (:mod:`.cubes`), or
 version 3's region cubes, whose partitions and cover it checks itself (:mod:`.regions`,
-:mod:`.cover`), in parallel on any executor (:mod:`.check`). Whatever it reads is bounded by the contract's
+:mod:`.cover`), with the lemmas they may list (:mod:`.lemmas`), in parallel on any
+executor (:mod:`.check`). Whatever it reads is bounded by the contract's
 limits before any work is done (:mod:`.manifest`, :mod:`.files`, :mod:`.sources`); what it
 cannot read is :class:`Unreadable`, not a rejection.
 

@@ -1,8 +1,8 @@
 """Check a certificate directory: manifest, files, the placements, the rebuilt formula,
 and the DRAT refutations — one proof, a cube bundle's proofs and cover, or version 3's
-region cubes (their partitions and cover checked here, :mod:`.regions`, :mod:`.cover`),
-checked on any :class:`concurrent.futures.Executor` (a local process pool, a Dask
-cluster's)."""
+region cubes (their partitions, cover and lemmas checked here, :mod:`.regions`,
+:mod:`.cover`, :mod:`.lemmas`), checked on any :class:`concurrent.futures.Executor` (a
+local process pool, a Dask cluster's)."""
 
 from __future__ import annotations
 

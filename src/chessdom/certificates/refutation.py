@@ -1,7 +1,8 @@
 """One DRAT check: a proof refuting ``formula.cnf`` (or version 3's ``fewer.cnf``) plus a
 few clauses of the certificate's own (a cube's literals as unit clauses, the cover's
 negated cubes, or a region cube's cardinality clauses, whose auxiliary variables lie above
-the formula's header: dratify's formula grows to hold them), checked by dratify.
+the formula's header: dratify's formula grows to hold them) — or, for version 3's lemmas,
+those clauses alone — checked by dratify.
 It reads both files itself and checks their SHA-256 as it does, so it can run in any
 executor's worker (a local pool, or a Dask worker that sees the certificate's directory).
 
