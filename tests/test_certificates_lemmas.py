@@ -6,7 +6,9 @@ step the contract names, each test first showing the checker could not have pass
 looking elsewhere."""
 
 import copy as deep
+import re
 import shutil
+from pathlib import Path
 
 import pytest
 from region_certificates import (
@@ -326,3 +328,20 @@ def test_a_section_of_more_lemmas_than_the_cap_cannot_be_read(copy, monkeypatch)
     monkeypatch.setattr("chessdom.certificates.manifest.MAX_CUBES", lemmas - 1)
     with pytest.raises(Unreadable, match=f"regions.lemmas must list at most {lemmas - 1} lemmas"):
         check_certificate(directory)
+
+
+def test_the_contract_pages_recipe_writes_the_checkers_lemma_formulas(genuine):
+    """The page's ``lemma_cnf`` (docs/explanation/certificate-contract.md, "Lemmas"), run as
+    printed, gives the clauses the checker refutes, in the same order."""
+    page = (Path(__file__).parents[1] / "docs" / "explanation" / "certificate-contract.md").read_text()
+    recipe = next(code for code in re.findall(r"```python\n(.*?)```", page, re.DOTALL) if "def lemma_cnf" in code)
+    scope: dict = {}
+    exec(recipe, scope)  # noqa: S102 - the page's own example, run to keep it true
+    directory = genuine / "q6 split"
+    read_back = read_manifest(directory)
+    variables = int((directory / "formula.cnf").read_text().split(maxsplit=3)[2])
+    levels = read_partitions(6, 6, read_back.regions.partitions)
+    for lemma in check_lemmas(6, 6, levels, read_back.regions):
+        text = scope["lemma_cnf"](variables, levels.regions[lemma.level], lemma.counts, lemma.groups, lemma.at_most)
+        clauses = lemma_formula(levels.regions[lemma.level], lemma, variables)
+        assert text.splitlines()[1:] == [" ".join(map(str, clause)) + " 0" for clause in clauses]
