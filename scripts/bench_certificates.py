@@ -13,6 +13,9 @@ count with its classes and the certificate that blocks every listed placement.
 Targets (issue 19, 2 cores): a certified γ(Q_12) job within 5× the uncertified solve;
 γ(Q_13) certified and checked within 15 min; γ(Q_14) certified (cubes) within 60 min;
 γ(N_12) certified within 2 min; the enumeration of γ(Q_13) certified within 15 min.
+Issue 38 (``--cases issue38``): γ(Q_12) and γ(Q_13) within 3× the uncertified solve, γ(Q_14)
+within 5×, γ(Q_15) and γ(Q_16) within an hour each; counts of γ(Q_13) and γ(Q_14) within 5×
+the uncertified count, count γ(Q_16) within 3 hours; γ(N_14) within 5×.
 "certified s" is the whole certified job (solve, proof or cubes, check); "proof s" the
 proof-logging wall time (a bundle's first cube to its cover, or to its last region cube), "check s" the independent
 checker's whole run. A cell that hit the cap says ``> cap``; every row records the load
@@ -57,6 +60,10 @@ CASES = {
     + [("bound", N, GAMMA, n) for n in range(10, 15)]
     + [("bound", K, GAMMA, 20)]
     + [("count", Q, GAMMA, n) for n in (8, 9, 13, 14)],
+    "issue38": [("bound", Q, GAMMA, n) for n in range(12, 17)]
+    + [("bound", Q, INDEPENDENT, n) for n in range(13, 16)]
+    + [("bound", N, GAMMA, n) for n in range(12, 17)]
+    + [("count", Q, GAMMA, n) for n in (13, 14, 16)] + [("count", Q, INDEPENDENT, 13), ("count", N, GAMMA, 14)],
     "quick": [("bound", Q, GAMMA, n) for n in range(8, 13)] + [("bound", N, GAMMA, n) for n in range(10, 13)]
     + [("count", Q, GAMMA, n) for n in (8, 9)],
     "orders": [("bound", Q, GAMMA, 11), ("bound", Q, GAMMA, 12), ("bound", Q, INDEPENDENT, 11),
@@ -65,7 +72,8 @@ CASES = {
 ENCODINGS = ("totalizer", "mtotalizer", "seqcounter", "sortnetwrk")
 
 
-def measure(kind: str, problem: PlacementProblem, cap: float, workers: int, executor, max_proof_bytes: int) -> dict:
+def measure(kind: str, problem: PlacementProblem, cap: float, workers: int, executor, max_proof_bytes: int,
+            lemmas: bool = True) -> dict:
     started = time.perf_counter()
     counting = kind == "count"
     result = solve(problem, time_limit=cap, count=counting, representatives=counting)
@@ -78,7 +86,7 @@ def measure(kind: str, problem: PlacementProblem, cap: float, workers: int, exec
     directory = Path(tempfile.mkdtemp(prefix="chessdom-bench-")) / "certificate"
     try:
         manifest = make_certificate(result, directory, time_limit=cap, workers=workers, executor=executor,
-                                    max_proof_bytes=max_proof_bytes, enumeration=counting)
+                                    max_proof_bytes=max_proof_bytes, enumeration=counting, lemmas=lemmas)
     except CertificateUnavailable as reason:
         return {**row, "certified": time.perf_counter() - started, "note": f"> cap: {reason}"}
     finally:
@@ -101,24 +109,25 @@ def measure(kind: str, problem: PlacementProblem, cap: float, workers: int, exec
 
 def proof_sizes(manifest: dict) -> list[int]:
     """The bytes of every proof a manifest lists: one proof, a bundle's cubes and cover, or
-    (contract version 3) the region cubes, ``fewer``'s included."""
+    (contract version 3) the region cubes and their lemmas, ``fewer``'s included."""
     if "proof" in manifest:
         return [manifest["proof"]["bytes"]]
     if "cubes" in manifest:
         return [entry["bytes"] for entry in manifest["cubes"]["proofs"]] + [manifest["cubes"]["cover"]["bytes"]]
     sections = [manifest["regions"]] + ([manifest["fewer"]["regions"]] if "fewer" in manifest else [])
-    return [cube["proof"]["bytes"] for section in sections for cube in section["cubes"]]
+    return [entry["proof"]["bytes"] for section in sections
+            for entry in section["cubes"] + section.get("lemmas", [])]
 
 
 def _cell(value, digits=1):
     return "–" if value is None else f"{value:.{digits}f}"
 
 
-def run_certificates(cases, cap: float, workers: int, executor, max_proof_bytes: int) -> str:
+def run_certificates(cases, cap: float, workers: int, executor, max_proof_bytes: int, lemmas: bool = True) -> str:
     table = []
     for kind, piece, objective, n in cases:
         problem = PlacementProblem(Board.square(n), piece, objective)
-        row = measure(kind, problem, cap, workers, executor, max_proof_bytes)
+        row = measure(kind, problem, cap, workers, executor, max_proof_bytes, lemmas)
         certified = row.get("certified")
         ratio = certified / row["solve"] if certified and not row["note"] else None
         table.append([
@@ -165,6 +174,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--scheduler", default=None, help="a Dask scheduler for the cube proofs instead")
     parser.add_argument("--max-proof-mb", type=int, default=MAX_PROOF_BYTES // 2**20,
                         help="the proof-size limit in MiB (default: the service's)")
+    parser.add_argument("--no-lemmas", action="store_true", help="region cubes without their line budgets as lemmas")
     parser.add_argument("--orders", action="store_true", help="measure literal orders and encodings instead")
     parser.add_argument("--checker", action="store_true", help="measure the certificate checker instead")
     parser.add_argument("--repeats", type=int, default=3, help="--checker: runs of each check (the median is shown)")
@@ -188,7 +198,7 @@ def main(argv: list[str] | None = None) -> None:
         print(run_orders(cases, args.cap))
         return
     with open_executor(args.scheduler, None) as executor:
-        print(run_certificates(cases, args.cap, args.workers, executor, args.max_proof_mb * 2**20))
+        print(run_certificates(cases, args.cap, args.workers, executor, args.max_proof_mb * 2**20, not args.no_lemmas))
 
 
 if __name__ == "__main__":

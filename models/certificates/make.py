@@ -128,6 +128,7 @@ class _Proving:
     workers: int
     cube_seconds: float
     region_level: int
+    lemmas: bool
     report: Progress
 
 
@@ -146,6 +147,7 @@ def make_certificate(
     on_progress: Progress | None = None,
     cube_seconds: float = CUBE_SECONDS,
     region_level: int = 0,
+    lemmas: bool = True,
 ) -> dict:
     """Write a checked certificate of ``result``'s optimum — or, with ``enumeration``, of
     its count and classes — into ``directory`` (absent or empty) and return its manifest,
@@ -157,7 +159,8 @@ def make_certificate(
     and are split when a run outgrows ``cube_seconds`` or ``max_proof_bytes``. Cubes run on
     ``executor``, else on ``workers`` local processes, and the checker checks them on
     ``workers`` processes. ``on_progress`` is told each state the certificate passes
-    through, ``making`` then ``checking`` (:data:`Progress`).
+    through, ``making`` then ``checking`` (:data:`Progress`). ``lemmas``: region cubes carry
+    their line budgets as lemmas, each proved on its own (:mod:`.lemmas`); false leaves them out.
 
     Raises CertificateUnavailable, leaving nothing behind, when there is none: the result
     is not a proven optimum (or complete count), a proof-logging run hit ``time_limit``
@@ -166,7 +169,7 @@ def make_certificate(
     """
     _refuse_unless_certifiable(result, directory, time_limit, split, region_level)
     proving = _Proving(None if time_limit is None else time.monotonic() + time_limit, max_proof_bytes, split,
-                       executor, workers, cube_seconds, region_level, on_progress or _nobody)
+                       executor, workers, cube_seconds, region_level, lemmas, on_progress or _nobody)
     listed = _enumeration(result) if enumeration else None
     directory = Path(directory)
     staged = staging_directory(directory)
@@ -259,7 +262,7 @@ def _evidence(problem: PlacementProblem, formula: PlainFormula, staged: Path, bo
             if run.status == "unsat":
                 return Evidence(run=run)
         plan = region_plan(problem, formula, staged / FORMULA, bound, encoding_and_order, enumeration,
-                           proving.region_level)
+                           proving.region_level, lemmas=proving.lemmas)
         if plan is not None:
             return _prove_by_regions(problem, plan, staged, proving)
         if split == "regions":

@@ -47,6 +47,11 @@ LEVEL_RINGS = (1, 2, 4)
 and into 4 bands around the centre (:func:`~chessdom.models.counting.regions.ring`: the
 bands of 4 halve those of 2, so each level refines the one before, as the contract
 requires)."""
+LEMMA_LEVELS = (0,)
+"""The levels whose cubes carry their line budgets as lemmas (:mod:`.lemmas`). Measured on
+γ(Q_13) ≤ 6 (2 workers, load 3.5–5): at level 0 they cut the cubes' CaDiCaL from 32.7 to
+19.9 s and their proofs from 101.5 to 53 MB, for 328 lemmas of 14.7 s and 42 MB; at level 1
+the 18 cubes split off took 1,944 lemmas and grew slower (3.7 to 15.7 s, 14 to 39 MB)."""
 CUBE_SECONDS = 30.0
 """A cube that can still be split gets this long before it is (the finest get the rest of
 the time limit). Its run is lost, so the slice is long against a typical cube: measured on
@@ -198,7 +203,8 @@ class _Flight:
         own = self.sections[section]
         path = self.directory / f".{own.prefix}{len(self.futures)}.drat"
         partition = self.levels[cube.level]
-        lemmas = () if own.lemmas is None else cube_lemmas(own.lemmas, cube.level, partition, cube.counts)
+        lemmas = () if own.lemmas is None or cube.level not in LEMMA_LEVELS else cube_lemmas(
+            own.lemmas, cube.level, partition, cube.counts)
         clauses = cube_clauses(own.variables, partition, cube.counts, own.relation)
         clauses += applied_clauses(largest_variable(own.variables, clauses), lemmas)
         sliced = cube.level + 1 < len(self.levels)  # a cube that can still be split gets its slice
