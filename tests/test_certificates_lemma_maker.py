@@ -25,7 +25,7 @@ from chessdom.models.certificates.lemmas import (
 from chessdom.models.certificates.prover import ProofRun, log_proof
 from chessdom.models.certificates.region_evidence import region_plan
 from chessdom.models.certificates.regions import (
-    AT_MOST, EXACTLY, children, cube_clauses, first_cubes, partitions, prove_regions,
+    AT_MOST, EXACTLY, LEMMA_LEVELS, children, cube_clauses, first_cubes, partitions, prove_regions,
 )
 from chessdom.models.counting.regions import line_budgets
 from chessdom.models.encodings.formulation import formulate
@@ -306,3 +306,11 @@ def test_a_count_with_lemmas_in_both_sections_is_verified(tmp_path):
     assert all(lemma["at_most"] < result.value - 1 for lemma in manifest["fewer"]["regions"]["lemmas"])
     assert manifest["fewer"]["regions"]["lemmas"][0]["proof"]["file"] == "fewer-lemma-1.drat"
     assert manifest["check"]["checked"] and check_certificate(tmp_path / "q6-count").ok
+
+
+def test_only_cubes_of_the_lemma_levels_carry_lemmas(tmp_path):
+    """Split cubes (level 1) go without lemmas: measured, theirs made them slower (LEMMA_LEVELS)."""
+    with Recording(split_first=True) as executor:
+        _, proofs = proved_plan(tmp_path, Board(7, 7), 3, executor)
+    levels = {proof.cube.level: bool(proof.lemmas) for proof in proofs.sections[0]}
+    assert LEMMA_LEVELS == (0,) and levels == {0: True, 1: False}
