@@ -30,7 +30,7 @@ import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from chessdom.certificates import FORMULA, PROOF
@@ -42,7 +42,9 @@ from chessdom.models.certificates.manifest import Evidence, manifest_of, write_m
 from chessdom.models.certificates.plain_evidence import cube_runner, prove_plain, raise_unless_refuted, remaining
 from chessdom.models.certificates.prover import log_proof
 from chessdom.models.certificates.region_evidence import RegionPlan, region_plan
-from chessdom.models.certificates.regions import CUBE_SECONDS, LEVEL_RINGS, MAX_REGION_CUBES, prove_regions
+from chessdom.models.certificates.regions import (
+    CUBE_SECONDS, LEVEL_RINGS, MAX_REGION_CUBES, LemmasFailed, prove_regions,
+)
 from chessdom.models.certificates.unavailable import CertificateUnavailable
 
 MAX_PROOF_BYTES = 32 * 1024 * 1024
@@ -277,11 +279,23 @@ def _prove_by_regions(problem: PlacementProblem, plan: RegionPlan, staged: Path,
     total = sum(len(section.cubes) for section in plan.sections)
     proving.report({"state": "making", "done": 0, "total": total})
     with cube_runner(proving.executor, proving.workers, "region cube proofs") as pool:
-        proofs = prove_regions(problem.board, plan.sections, staged, pool, deadline=proving.deadline,
-                               max_proof_bytes=proving.max_proof_bytes, cube_seconds=proving.cube_seconds,
-                               on_progress=lambda done, total: proving.report({"state": "making", "done": done,
-                                                                               "total": total}))
+        try:
+            proofs = _region_proofs(problem, plan, staged, proving, pool, "")
+        except LemmasFailed:
+            # A lemma CaDiCaL could not prove within a cube's slice or the proof limit: the
+            # cubes are refuted again without lemmas, as before there were any.
+            plan = replace(plan, sections=[replace(section, lemmas=None) for section in plan.sections])
+            proofs = _region_proofs(problem, plan, staged, proving, pool, "again-")
+            for partial in staged.glob(".*.drat"):  # the first attempt's, its runs canceled or finished
+                partial.unlink(missing_ok=True)
     return Evidence(plan=plan, regions=proofs, seconds=proofs.seconds)
+
+
+def _region_proofs(problem: PlacementProblem, plan: RegionPlan, staged: Path, proving: _Proving, pool, tag: str):
+    return prove_regions(problem.board, plan.sections, staged, pool, deadline=proving.deadline,
+                         max_proof_bytes=proving.max_proof_bytes, cube_seconds=proving.cube_seconds, tag=tag,
+                         on_progress=lambda done, total: proving.report({"state": "making", "done": done,
+                                                                         "total": total}))
 
 
 def independent_check(directory: Path, time_limit: float | None, workers: int = 1) -> dict:

@@ -65,6 +65,11 @@ MAX_TUPLES = 50_000
 """Tuples of counts enumerated at most before giving up on region cubes."""
 
 
+class LemmasFailed(CubesFailed):
+    """A lemma's run outgrew its slice or the proof limit before the deadline: the cubes
+    can still be refuted without lemmas."""
+
+
 @dataclass(frozen=True, order=True)
 class Cube:
     """At most (or exactly) ``counts[i]`` pieces in region ``i`` of partition ``level``."""
@@ -191,6 +196,8 @@ class _Flight:
     lemmas: dict
     """(section, lemma) → [its proof's path, its run once refuted]."""
     splits: int = 0
+    tag: str = ""
+    """Put before the hidden names of the runs' proofs: a second attempt's differ from the first's."""
 
     def limit(self, sliced: bool) -> float | None:
         limit = None if self.deadline is None else max(self.deadline - time.monotonic(), 0.01)
@@ -201,7 +208,7 @@ class _Flight:
     def submit(self, section: int, cube: Cube) -> set[Future]:
         """The cube's run, and those of its lemmas not yet submitted."""
         own = self.sections[section]
-        path = self.directory / f".{own.prefix}{len(self.futures)}.drat"
+        path = self.directory / f".{self.tag}{own.prefix}{len(self.futures)}.drat"
         partition = self.levels[cube.level]
         lemmas = () if own.lemmas is None or cube.level not in LEMMA_LEVELS else cube_lemmas(
             own.lemmas, cube.level, partition, cube.counts)
@@ -217,9 +224,9 @@ class _Flight:
         """A lemma's run: its own formula, without the section's (a cube is refuted by it,
         so every lemma would follow from it, and the solver would refute the cube again)."""
         own = self.sections[section]
-        path = self.directory / f".{own.lemmas.prefix}{len(self.futures)}.drat"
+        path = self.directory / f".{self.tag}{own.lemmas.prefix}{len(self.futures)}.drat"
         caps = cube_clauses(own.variables, self.levels[lemma.level], lemma.counts, AT_MOST)
-        future = self.executor.submit(log_proof, None, path, time_limit=self.limit(False),
+        future = self.executor.submit(log_proof, None, path, time_limit=self.limit(True),
                                       max_proof_bytes=self.max_proof_bytes,
                                       extra=lemma_formula(caps, own.variables, lemma))
         self.futures[future] = (section, lemma, path)
@@ -259,7 +266,7 @@ class _Flight:
                                f"so line_budgets is wrong: {lemma}")
         if run.status != "unsat":
             out_of_time = self.deadline is not None and time.monotonic() >= self.deadline
-            raise CubesFailed(_why(run, None, out_of_time, self.max_proof_bytes))
+            raise (CubesFailed if out_of_time else LemmasFailed)(_why(run, None, out_of_time, self.max_proof_bytes))
         self.lemmas[(section, lemma)][1] = run
 
 
@@ -277,16 +284,17 @@ def _why(run: ProofRun, cube: Cube | None, out_of_time: bool, max_proof_bytes: i
 
 def prove_regions(board: Board, sections: list[Section], directory: Path, executor: Executor, *,
                   deadline: float | None, max_proof_bytes: int, cube_seconds: float = CUBE_SECONDS,
-                  on_progress: Callable[[int, int], None] | None = None) -> RegionProofs:
+                  on_progress: Callable[[int, int], None] | None = None, tag: str = "") -> RegionProofs:
     """Refute every section's cubes on ``executor`` (the formula files must be visible to
     its workers), splitting those that outgrow ``cube_seconds`` or ``max_proof_bytes``
     while a finer level is left; ``on_progress(done, total)`` is told after each round of
     finished runs (cubes only: lemmas are not counted). Raises CubesFailed at the deadline
-    or when a cube of the finest level or a lemma cannot be refuted (the caller deletes
-    the partial proofs with the staging directory)."""
+    or when a cube of the finest level cannot be refuted, LemmasFailed when a lemma cannot
+    within the slice or the limit (the caller deletes the partial proofs with the staging
+    directory; ``tag`` marks this attempt's)."""
     started = time.monotonic()
     flight = _Flight(board, partitions(board), sections, directory, executor, deadline, max_proof_bytes,
-                     cube_seconds, {}, [], {})
+                     cube_seconds, {}, [], {}, tag=tag)
     progress = None if on_progress is None else (
         lambda done, total: on_progress(done, total - flight.unproved_lemmas()))
     run_all({future for index, section in enumerate(sections) for cube in section.cubes
