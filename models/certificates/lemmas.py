@@ -15,6 +15,12 @@ the bound took 91 s of 95 s; of its lemmas of the bound less one, 94 made 25.8 o
 one of γ(Q_14)'s outgrew the 32 MiB proof limit) and gave the cubes nothing measurable
 (γ(Q_14)'s 20 cubes: 20.8 s with them, 20.6 s without).
 
+Nor does a lemma say more than :data:`MAX_BUDGET`: the proof of "at most ``b`` of these
+lines" grows with ``b`` (pigeonhole-like for CaDiCaL). Measured on γ(Q_14): lemmas of at most
+4 lines proved in 1.6 s and 16 MB at worst, one of 5 took 7.6 s and 67 MB (past the 32 MiB
+proof limit); the 20 cubes took 20.6 s with budgets up to 5, 28.4 s up to 4, 38.1 s up to 3,
+165.7 s with none.
+
 Square variables are ``square + 1``, as in the plain formula; groups (the lines) are square
 indices ascending, as the manifest lists their names.
 """
@@ -30,6 +36,8 @@ from chessdom.models.counting.regions import Region, line_budgets
 from chessdom.models.encodings.formulation import formulate
 
 Clause = tuple[int, ...]
+MAX_BUDGET = 4
+"""The most lines a lemma says hold pieces (measured above: past 4 a proof outgrew the limit)."""
 
 
 @dataclass(frozen=True, order=True)
@@ -73,7 +81,7 @@ def cube_lemmas(lines: Lines, level: int, partition: tuple[Region, ...], counts:
     where = {square: index for index, region in enumerate(partition) for square in region}
     lemmas = set()
     for members, budget in line_budgets(lines.lines, lines.families, regions):
-        if budget > lines.bound - 2:
+        if budget > min(lines.bound - 2, MAX_BUDGET):
             continue
         crossed = {where[square] for member in members for square in lines.lines[member]}
         caps = tuple(count if index in crossed else len(region)
