@@ -72,6 +72,8 @@ ONE_PROOF_SECONDS = 1.0
 one file, small (measured: γ(Q_11) ≤ 4 in 0.5 s and 1.2 MB), which the service links
 directly. Past it region cubes are faster and smaller (γ(Q_12) ≤ 5: one proof 2.7 s and
 14 MB, 10 region cubes 0.7 s and 4.9 MB), and the attempt costs at most this."""
+FIRST_ATTEMPT = ".runs"
+"""Where region cubes with lemmas write their proofs in the staging directory until renamed."""
 Progress = Callable[[dict], None]
 """Told the certificate's state as it changes: ``{"state": "making", "done": 3, "total": 85}``."""
 PARTIAL = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]+)\.partial")
@@ -280,20 +282,21 @@ def _prove_by_regions(problem: PlacementProblem, plan: RegionPlan, staged: Path,
     proving.report({"state": "making", "done": 0, "total": total})
     with cube_runner(proving.executor, proving.workers, "region cube proofs") as pool:
         try:
-            proofs = _region_proofs(problem, plan, staged, proving, pool, "")
+            proofs = _region_proofs(problem, plan, staged, proving, pool, FIRST_ATTEMPT)
         except LemmasFailed:
             # A lemma CaDiCaL could not prove within a cube's slice or the proof limit: the
-            # cubes are refuted again without lemmas, as before there were any.
+            # cubes are refuted again without lemmas, as before there were any. The first
+            # attempt's runs wrote into a directory of their own, deleted with whatever a run
+            # not yet stopped (on threads, or on Dask) still writes.
+            shutil.rmtree(staged / FIRST_ATTEMPT, ignore_errors=True)
             plan = replace(plan, sections=[replace(section, lemmas=None) for section in plan.sections])
-            proofs = _region_proofs(problem, plan, staged, proving, pool, "again-")
-            for partial in staged.glob(".*.drat"):  # the first attempt's, its runs canceled or finished
-                partial.unlink(missing_ok=True)
+            proofs = _region_proofs(problem, plan, staged, proving, pool, "")
     return Evidence(plan=plan, regions=proofs, seconds=proofs.seconds)
 
 
-def _region_proofs(problem: PlacementProblem, plan: RegionPlan, staged: Path, proving: _Proving, pool, tag: str):
+def _region_proofs(problem: PlacementProblem, plan: RegionPlan, staged: Path, proving: _Proving, pool, scratch: str):
     return prove_regions(problem.board, plan.sections, staged, pool, deadline=proving.deadline,
-                         max_proof_bytes=proving.max_proof_bytes, cube_seconds=proving.cube_seconds, tag=tag,
+                         max_proof_bytes=proving.max_proof_bytes, cube_seconds=proving.cube_seconds, scratch=scratch,
                          on_progress=lambda done, total: proving.report({"state": "making", "done": done,
                                                                          "total": total}))
 

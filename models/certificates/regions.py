@@ -196,8 +196,8 @@ class _Flight:
     lemmas: dict
     """(section, lemma) → [its proof's path, its run once refuted]."""
     splits: int = 0
-    tag: str = ""
-    """Put before the hidden names of the runs' proofs: a second attempt's differ from the first's."""
+    scratch: Path | None = None
+    """Where the runs write their proofs before they are renamed into ``directory``."""
 
     def limit(self, sliced: bool) -> float | None:
         limit = None if self.deadline is None else max(self.deadline - time.monotonic(), 0.01)
@@ -208,7 +208,7 @@ class _Flight:
     def submit(self, section: int, cube: Cube) -> set[Future]:
         """The cube's run, and those of its lemmas not yet submitted."""
         own = self.sections[section]
-        path = self.directory / f".{self.tag}{own.prefix}{len(self.futures)}.drat"
+        path = self.scratch / f".{own.prefix}{len(self.futures)}.drat"
         partition = self.levels[cube.level]
         lemmas = () if own.lemmas is None or cube.level not in LEMMA_LEVELS else cube_lemmas(
             own.lemmas, cube.level, partition, cube.counts)
@@ -224,7 +224,7 @@ class _Flight:
         """A lemma's run: its own formula, without the section's (a cube is refuted by it,
         so every lemma would follow from it, and the solver would refute the cube again)."""
         own = self.sections[section]
-        path = self.directory / f".{self.tag}{own.lemmas.prefix}{len(self.futures)}.drat"
+        path = self.scratch / f".{own.lemmas.prefix}{len(self.futures)}.drat"
         caps = cube_clauses(own.variables, self.levels[lemma.level], lemma.counts, AT_MOST)
         future = self.executor.submit(log_proof, None, path, time_limit=self.limit(True),
                                       max_proof_bytes=self.max_proof_bytes,
@@ -284,23 +284,26 @@ def _why(run: ProofRun, cube: Cube | None, out_of_time: bool, max_proof_bytes: i
 
 def prove_regions(board: Board, sections: list[Section], directory: Path, executor: Executor, *,
                   deadline: float | None, max_proof_bytes: int, cube_seconds: float = CUBE_SECONDS,
-                  on_progress: Callable[[int, int], None] | None = None, tag: str = "") -> RegionProofs:
+                  on_progress: Callable[[int, int], None] | None = None, scratch: str = "") -> RegionProofs:
     """Refute every section's cubes on ``executor`` (the formula files must be visible to
     its workers), splitting those that outgrow ``cube_seconds`` or ``max_proof_bytes``
     while a finer level is left; ``on_progress(done, total)`` is told after each round of
     finished runs (cubes only: lemmas are not counted). Raises CubesFailed at the deadline
     or when a cube of the finest level cannot be refuted, LemmasFailed when a lemma cannot
     within the slice or the limit (the caller deletes the partial proofs with the staging
-    directory; ``tag`` marks this attempt's)."""
+    directory, or with ``directory / scratch``, where the runs write, when one is named)."""
     started = time.monotonic()
+    (directory / scratch).mkdir(exist_ok=True)
     flight = _Flight(board, partitions(board), sections, directory, executor, deadline, max_proof_bytes,
-                     cube_seconds, {}, [], {}, tag=tag)
+                     cube_seconds, {}, [], {}, scratch=directory / scratch)
     progress = None if on_progress is None else (
         lambda done, total: on_progress(done, total - flight.unproved_lemmas()))
     run_all({future for index, section in enumerate(sections) for cube in section.cubes
              for future in flight.submit(index, cube)},
             flight.settle, lambda: len(flight.proved), deadline=deadline, what="region cubes", on_progress=progress)
     sections, lemmas = zip(*(_renamed(flight, index) for index in range(len(sections))), strict=True)
+    if scratch:
+        flight.scratch.rmdir()  # every proof was renamed out of it
     return RegionProofs(list(sections), flight.splits, time.monotonic() - started, list(lemmas))
 
 
