@@ -345,3 +345,14 @@ def test_the_contract_pages_recipe_writes_the_checkers_lemma_formulas(genuine):
         text = scope["lemma_cnf"](variables, levels.regions[lemma.level], lemma.counts, lemma.groups, lemma.at_most)
         clauses = lemma_formula(levels.regions[lemma.level], lemma, variables)
         assert text.splitlines()[1:] == [" ".join(map(str, clause)) + " 0" for clause in clauses]
+
+
+def test_a_cube_listing_more_lemmas_than_the_cap_cannot_be_read(copy, monkeypatch):
+    directory = copy("q5")
+    listed = max(len(cube.get("lemmas", [])) for cube in read(directory)["regions"]["cubes"])
+    assert listed > 1
+    monkeypatch.setattr("chessdom.certificates.manifest.MAX_CUBE_LEMMAS", listed)
+    assert check_certificate(directory).ok
+    monkeypatch.setattr("chessdom.certificates.manifest.MAX_CUBE_LEMMAS", listed - 1)
+    with pytest.raises(Unreadable, match=rf"\.lemmas must list at most {listed - 1} lemmas, not {listed}"):
+        check_certificate(directory)

@@ -61,6 +61,10 @@ MAX_REGIONS = 1024
 """Version 3: partitions a manifest may list, and regions in each."""
 MAX_GROUPS = 1024
 """Version 3: groups one lemma may count (a section lists at most MAX_CUBES lemmas)."""
+MAX_CUBE_LEMMAS = 1024
+"""Version 3: lemmas one cube may list. Each adds its clauses to the cube's formula, so
+without a cap a hostile manifest could ask for 100,000 lemmas of 1024 groups in one cube
+(chessdom's cubes list at most about 30)."""
 MAX_VECTORS = 2_000_000
 """Version 3: count vectors the checker enumerates to check a cover, at most (γ(Q_13) ≤ 6
 enumerates 210 at the coarsest level: five regions, six pieces)."""

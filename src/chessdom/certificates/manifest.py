@@ -19,6 +19,7 @@ from chessdom.certificates.contract import (
     ENCODINGS,
     MANIFEST,
     MAX_CERTIFICATE_BYTES,
+    MAX_CUBE_LEMMAS,
     MAX_CUBES,
     MAX_ENUMERATED,
     MAX_FORMULA_BYTES,
@@ -216,6 +217,8 @@ def _lemma(lemma, squares: int, label: str) -> Lemma:
 def _indices(cube: dict, label: str) -> tuple[int, ...]:
     """A cube's lemma indices (none when it lists none); their range is checked later."""
     indices = _field(cube, "lemmas", list, label) if "lemmas" in cube else []
+    if len(indices) > MAX_CUBE_LEMMAS:
+        raise ContractError(f"{label} must list at most {MAX_CUBE_LEMMAS} lemmas, not {len(indices)}")
     if not all(isinstance(index, int) and not isinstance(index, bool) for index in indices):
         raise ContractError(f"{label} must be a list of lemma indices (integers)")
     return tuple(indices)
