@@ -165,19 +165,25 @@ def test_a_lemma_is_proved_with_a_drat_proof_from_its_own_clauses_alone(tmp_path
 
 
 class Recording(ThreadPoolExecutor):
-    """Runs everything, recording each proof's name; the first cube (optionally) out of time."""
+    """Runs everything, recording each proof's name; the first cube (``split_first``) out of
+    time, every lemma (``lemmas_too_large``) past the proof limit, without running them."""
 
-    def __init__(self, split_first: bool = False):
+    def __init__(self, split_first: bool = False, lemmas_too_large: bool = False):
         super().__init__(2)
-        self.names, self.split_first = [], split_first
+        self.names, self.split_first, self.lemmas_too_large = [], split_first, lemmas_too_large
 
     def submit(self, fn, /, *args, **kwargs):
         self.names.append(args[1].name)
+        canned = None
         if self.split_first and len(self.names) == 1:
-            future = Future()
-            future.set_result(ProofRun("timeout", None, 0.0, 0))
-            return future
-        return super().submit(fn, *args, **kwargs)
+            canned = ProofRun("timeout", None, 0.0, 0)
+        elif self.lemmas_too_large and args[1].name.startswith(".lemma-"):
+            canned = ProofRun("too_large", None, 0.0, 1 << 30)
+        if canned is None:
+            return super().submit(fn, *args, **kwargs)
+        future = Future()
+        future.set_result(canned)
+        return future
 
 
 def proved_plan(tmp_path, board: Board, bound: int, executor, **options):
@@ -316,24 +322,8 @@ def test_only_cubes_of_the_lemma_levels_carry_lemmas(tmp_path):
     assert LEMMA_LEVELS == (0,) and levels == {0: True, 1: False}
 
 
-class LemmasTooLarge(ThreadPoolExecutor):
-    """Runs every cube, and answers every lemma's run as a proof that outgrew the limit."""
-
-    def __init__(self):
-        super().__init__(2)
-        self.names = []
-
-    def submit(self, fn, /, *args, **kwargs):
-        self.names.append(args[1].name)
-        if args[1].name.startswith(".lemma-"):
-            future = Future()
-            future.set_result(ProofRun("too_large", None, 0.0, 1 << 30))
-            return future
-        return super().submit(fn, *args, **kwargs)
-
-
 def test_a_lemma_that_cannot_be_proved_leaves_the_cubes_to_be_refuted_without_lemmas(tmp_path):
-    with LemmasTooLarge() as executor:
+    with Recording(lemmas_too_large=True) as executor:
         manifest = make_certificate(solve_placement("queen", 7), tmp_path / "q7", time_limit=120, split="regions",
                                     executor=executor)
     assert manifest["check"]["verdict"] == "VERIFIED" and "lemmas" not in manifest["regions"]

@@ -54,8 +54,9 @@ class Lemma:
 @dataclass(frozen=True)
 class Lines:
     """A section's source of lemmas: the slider's lines grouped by direction, the
-    section's refuted ``bound`` (only budgets below it become lemmas) and the prefix of
-    their proofs' names (``lemma-``, ``fewer-lemma-``)."""
+    section's refuted ``bound`` (only budgets up to ``bound − 2``, and at most
+    :data:`MAX_BUDGET`, become lemmas) and the prefix of their proofs' names (``lemma-``,
+    ``fewer-lemma-``)."""
 
     lines: tuple[tuple[Square, ...], ...]
     families: tuple[tuple[int, ...], ...]
@@ -75,7 +76,7 @@ def section_lines(problem: PlacementProblem, bound: int, prefix: str) -> Lines |
 def cube_lemmas(lines: Lines, level: int, partition: tuple[Region, ...], counts: tuple[int, ...]
                 ) -> tuple[Lemma, ...]:
     """The lemmas of the cube of ``counts`` over ``partition`` (its ``level``), sorted:
-    one per line budget below the section's bound, capping the regions its lines cross at
+    one per line budget kept (:class:`Lines`), capping the regions its lines cross at
     the cube's counts and leaving the others at their size (no cap)."""
     regions = tuple(zip(partition, counts, strict=True))
     where = {square: index for index, region in enumerate(partition) for square in region}

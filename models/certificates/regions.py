@@ -140,7 +140,7 @@ def cube_clauses(variables: int, partition: tuple[Region, ...], counts: tuple[in
         encoded = encode(lits=sorted(square + 1 for square in region), bound=count, top_id=top,
                          encoding=EncType.totalizer).clauses
         clauses.extend(tuple(clause) for clause in encoded)
-        top = max([top] + [abs(literal) for clause in encoded for literal in clause])
+        top = largest_variable(top, encoded)
     return tuple(clauses)
 
 

@@ -26,7 +26,7 @@ from chessdom.certificates.cubes import CubeError, bundle_refutations
 from chessdom.certificates.enumeration import EnumerationError, expand
 from chessdom.certificates.files import FileMismatch, hash_listed
 from chessdom.certificates.formula import rebuild_formula
-from chessdom.certificates.lemmas import check_lemmas, cube_lemma_clauses, lemma_formula
+from chessdom.certificates.lemmas import check_lemmas, cube_lemma_clauses, largest_variable, lemma_formula
 from chessdom.certificates.manifest import Manifest, Regions, read_manifest
 from chessdom.certificates.refutation import POLICY, REVISION, Refutation, check_refutation, refutation
 from chessdom.certificates.regions import RegionError, check_cubes, cube_clauses, read_partitions
@@ -293,8 +293,7 @@ def _region_refutations(read: Manifest, context: dict) -> list[tuple[str, Refuta
         for index, ((level, counts), listed) in enumerate(cubes, start=1):
             extra = cube_clauses(regions[level], counts, section.relation, context[formula])
             if listed:
-                top = max([context[formula], *(abs(literal) for clause in extra for literal in clause)])
-                extra += cube_lemma_clauses([lemmas[k - 1] for k in listed], top)
+                extra += cube_lemma_clauses([lemmas[k - 1] for k in listed], largest_variable(context[formula], extra))
             checks.append((f"{prefix}region refutations",
                            refutation(f"{proof} {index}", context["paths"], read.files, extra, formula)))
     return checks

@@ -90,7 +90,8 @@ def _check_listed(number: int, level: int, counts: tuple[int, ...], listed: tupl
                                         f"the {lemma.counts[above]} lemma {index} holds for")
 
 
-def _largest(top: int, clauses) -> int:
+def largest_variable(top: int, clauses) -> int:
+    """The largest of ``top`` and the variables of ``clauses``: where fresh ones are numbered on from."""
     return max([top, *(abs(literal) for clause in clauses for literal in clause)])
 
 
@@ -125,7 +126,7 @@ def lemma_formula(regions: list[list[int]], lemma: CheckedLemma, variables: int)
     from pysat.card import CardEnc
 
     caps = cube_clauses(regions, lemma.counts, "at most", variables)
-    definitions, ys = _groups(lemma.groups, _largest(variables, caps))
+    definitions, ys = _groups(lemma.groups, largest_variable(variables, caps))
     return (*caps, *definitions, *_count(CardEnc.atleast, ys, lemma.at_most + 1))
 
 
@@ -139,5 +140,5 @@ def cube_lemma_clauses(lemmas: list[CheckedLemma], top: int) -> Clauses:
         definitions, ys = _groups(lemma.groups, top)
         bounded = _count(CardEnc.atmost, ys, lemma.at_most)
         clauses += definitions + bounded
-        top = _largest(ys[-1], bounded)
+        top = largest_variable(ys[-1], bounded)
     return tuple(clauses)
