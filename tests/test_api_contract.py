@@ -73,6 +73,14 @@ def test_time_limit_is_bounded(client):
     assert_problem(client.post("/domination", json={"size": 8, "piece": "queen", "time_limit": 0}), 422, "time_limit")
 
 
+def test_a_time_limit_too_long_to_wait_for_points_to_jobs(client):
+    body = assert_problem(client.post("/domination", json={"size": 8, "piece": "queen", "time_limit": 600}), 422)
+    assert "POST /jobs" in body["errors"][0]["message"]
+    job = {"kind": "domination", "params": {"size": 8, "piece": "queen", "time_limit": 3601}}
+    body = assert_problem(client.post("/jobs", json=job), 422, "params.time_limit")
+    assert "POST /jobs" not in body["errors"][0]["message"]
+
+
 @pytest.mark.parametrize("path, body, field", [
     ("/domination", lambda limit: {"size": 6, "piece": "queen", "time_limit": limit}, "time_limit"),
     ("/nqueens", lambda limit: {"size": 6, "time_limit": limit}, "time_limit"),

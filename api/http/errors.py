@@ -11,6 +11,7 @@ from pydantic import BaseModel, ValidationError
 from werkzeug.exceptions import HTTPException
 
 from chessdom.api.kinds import KINDS
+from chessdom.api.requests.fields import JOB_MAX_TIME_LIMIT
 from chessdom.api.runtime.calls import FieldError
 from chessdom.api.runtime.service import ClientGone, ServiceBusy, SolveTimedOut
 from chessdom.api.runtime.store import QuotaExceeded
@@ -92,6 +93,9 @@ def _field_problem(item: dict, model: type[BaseModel] | None) -> dict:
         meant = difflib.get_close_matches(str(location[-1]), _field_names_at(model, location[:-1]), n=1, cutoff=0.7)
         if meant:
             message, params = f"{message}; did you mean {meant[0]!r}?", {**params, "suggestion": meant[0]}
+    if location and location[-1] == "time_limit" and item["type"] == "less_than_equal" and request.path != "/jobs":
+        # The limit is the synchronous one: a longer solve is what jobs are for.
+        message += f"; a longer solve goes to POST /jobs (time_limit up to {JOB_MAX_TIME_LIMIT:g} s)"
     return {"field": _field_name(location), "message": message, "code": item["type"], "params": params}
 
 
