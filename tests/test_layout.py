@@ -1,18 +1,71 @@
-"""The rooms keep their walls: the independent checker imports nothing else of chessdom,
-and the runtime imports nothing of the HTTP layer or of the request models."""
+"""The rooms keep their walls. Dependencies point one way (DESIGN.md, and
+docs/explanation/layout.md):
+
+    chessboard ← native_search ← models ← library ← atlas ← api, scripts ← cli
+
+with ``chessdom.processes`` below them all and the independent certificate checker
+(``chessdom.certificates``) standing apart, importing nothing else of chessdom. Within the
+service, the runtime imports nothing of the HTTP layer or of the request models, and only
+the service's entry point imports the serving plumbing. Nothing but the command imports
+the command.
+
+Imports are read from the source (every ``import`` statement, inside functions and
+``TYPE_CHECKING`` blocks too); a module loaded by name at run time (``importlib``, a
+worker pool's module name, the command's delegates) is not an import here."""
+
+from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+SETUPTOOLS = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+
+RANKS = {"checker": 0, "processes": 0, "chessboard": 1, "native_search": 2, "models": 3, "library": 4,
+         "atlas": 5, "api": 6, "scripts": 6, "cli": 7}
+"""A module imports its own layer and layers of lower rank only: so peers of one rank
+(``api`` and ``scripts``; the checker and ``processes``) import nothing of each other. A
+script that needs the service starts it as a process (``scripts/live_server.py`` runs
+``python -m chessdom.api``); it never imports it."""
+
+LAYERS = {
+    "chessdom.certificates": "checker",
+    "chessdom.processes": "processes",
+    "chessdom.chessboard": "chessboard",
+    "chessdom.native_search": "native_search",
+    "chessdom.models": "models",
+    # The package's face: ``chessdom.solve_placement`` is the library's, loaded lazily.
+    "chessdom": "library",
+    "chessdom.library": "library",
+    # The dataset of proved values (issue 50): placed before it exists, so it is checked
+    # from its first module on.
+    "chessdom.atlas": "atlas",
+    "chessdom.api": "api",
+    "chessdom.scripts": "scripts",
+    "chessdom.cli": "cli",
+    # ``python -m chessdom``: the command's own entry point.
+    "chessdom.__main__": "cli",
+}
 
 
-def imported_modules(path: Path, package: str) -> set[str]:
-    """Every chessdom module ``path`` imports, relative imports resolved against ``package``."""
+def layer(module: str) -> str | None:
+    """The layer of a chessdom module (or of a name imported from it): its longest listed prefix."""
+    parts = module.split(".")
+    for end in range(len(parts), 0, -1):
+        if ".".join(parts[:end]) in LAYERS:
+            return LAYERS[".".join(parts[:end])]
+    return None
+
+
+def imports_in(source: str, module: str, is_package: bool = False) -> set[str]:
+    """Every chessdom name the source of ``module`` imports, relative imports resolved:
+    ``from a.b import c`` is ``a.b.c`` (a submodule or a name of ``a.b``, of its layer either way)."""
+    package = module if is_package else module.rpartition(".")[0]
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
@@ -20,40 +73,141 @@ def imported_modules(path: Path, package: str) -> set[str]:
             if node.level:
                 parts = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(parts + ([node.module] if node.module else []))
-            found |= {f"{base}.{alias.name}" for alias in node.names} | {base}
-    return {name for name in found if name.startswith("chessdom")}
+            found |= {f"{base}.{alias.name}" for alias in node.names}
+    return {name for name in found if name == "chessdom" or name.startswith("chessdom.")}
 
 
-def modules_under(folder: str, package: str):
-    for path in sorted((ROOT / folder).rglob("*.py")):
-        yield path, package
+def upward_imports(source: str, module: str, is_package: bool = False) -> set[str]:
+    """What ``module`` imports against the dependency line: a layer of a higher rank, or a
+    peer of its own rank."""
+    own = layer(module)
+    return {name for name in imports_in(source, module, is_package)
+            if layer(name) != own and (layer(name) is None or RANKS[layer(name)] >= RANKS[own])}
 
 
-@pytest.mark.parametrize("path,package", list(modules_under("src/chessdom/certificates", "chessdom.certificates")),
-                         ids=lambda value: getattr(value, "name", ""))
-def test_the_certificate_checker_imports_nothing_else_of_chessdom(path, package):
-    outside = {name for name in imported_modules(path, package) if not name.startswith("chessdom.certificates")}
-    assert outside == set(), f"{path.name} imports {outside}: the checker must share no code with the solver"
+def command_imports(source: str, module: str, is_package: bool = False) -> set[str]:
+    """What a module outside the command imports of it."""
+    if layer(module) == "cli":
+        return set()
+    return {name for name in imports_in(source, module, is_package) if layer(name) == "cli"}
 
 
-@pytest.mark.parametrize("path,package", list(modules_under("api/runtime", "chessdom.api.runtime")),
-                         ids=lambda value: getattr(value, "name", ""))
-def test_the_runtime_does_not_reach_up_into_http(path, package):
-    upward = {name for name in imported_modules(path, package)
+def all_modules() -> list[tuple[str, Path]]:
+    """Every module of the wheel, by import name (pyproject's package-dir mapping)."""
+    modules = []
+    for package, folder in SETUPTOOLS["package-dir"].items():
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            parts = path.relative_to(ROOT / folder).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            modules.append((".".join((package, *parts)), path))
+    return modules
+
+
+MODULES = all_modules()
+
+
+def sources(prefix: str = "chessdom"):
+    """``(module, source, is_package)`` of each module under ``prefix``, for parametrize."""
+    return [pytest.param(module, path.read_text(encoding="utf-8"), path.name == "__init__.py", id=module)
+            for module, path in MODULES if module == prefix or module.startswith(prefix + ".")]
+
+
+def test_every_module_has_a_layer():
+    """A new room is placed on the line before its first import is checked."""
+    assert [module for module, _ in MODULES if layer(module) is None] == []
+
+
+@pytest.mark.parametrize("module,source,is_package", sources())
+def test_no_module_imports_against_the_dependency_line(module, source, is_package):
+    upward = upward_imports(source, module, is_package)
+    assert upward == set(), f"{module} ({layer(module)}) imports {upward} against the dependency line"
+
+
+@pytest.mark.parametrize("module,source,is_package", sources())
+def test_nothing_but_the_command_imports_the_command(module, source, is_package):
+    assert command_imports(source, module, is_package) == set(), f"{module} imports chessdom.cli: run the command"
+
+
+@pytest.mark.parametrize("module,source,is_package", sources("chessdom.certificates"))
+def test_the_certificate_checker_imports_nothing_else_of_chessdom(module, source, is_package):
+    outside = {name for name in imports_in(source, module, is_package) if layer(name) != "checker"}
+    assert outside == set(), f"{module} imports {outside}: the checker must share no code with the solver"
+
+
+@pytest.mark.parametrize("module,source,is_package", sources("chessdom.api.runtime"))
+def test_the_runtime_does_not_reach_up_into_http(module, source, is_package):
+    upward = {name for name in imports_in(source, module, is_package)
               if name.startswith(("chessdom.api.http", "chessdom.api.kinds", "chessdom.api.requests",
                                   "chessdom.api.responses"))}
-    assert upward == set(), f"{path.name} imports {upward}"
+    assert upward == set(), f"{module} imports {upward}"
+
+
+@pytest.mark.parametrize("module,source,is_package", sources())
+def test_only_the_service_entry_point_imports_the_serving_plumbing(module, source, is_package):
+    """The serving room sits on top of the service: it builds the app and opens the data
+    directory; the app, the runtime and everything else know nothing of gunicorn."""
+    if module.startswith("chessdom.api.serving") or module == "chessdom.api.__main__":
+        return
+    serving = {name for name in imports_in(source, module, is_package) if name.startswith("chessdom.api.serving")}
+    assert serving == set(), f"{module} imports {serving}"
+
+
+AGAINST_THE_LINE = [
+    ("chessdom.chessboard.attacks", "from chessdom.models import solve"),
+    ("chessdom.chessboard.attacks", "from .. import native_search"),
+    ("chessdom.native_search.tours", "import chessdom.models.dispatch"),
+    ("chessdom.native_search.tours", "from chessdom import solve_placement"),
+    ("chessdom.models.dispatch.solve", "def f():\n    from chessdom.library import solve_placement"),
+    ("chessdom.models.encodings", "if TYPE_CHECKING:\n    from chessdom.api.runtime.calls import Call"),
+    ("chessdom.library", "from chessdom.atlas import reader"),
+    ("chessdom.atlas.builder", "from chessdom.api.http.app import create_app"),
+    ("chessdom.scripts.bench_peers", "from chessdom.api.runtime.store import Store"),
+    ("chessdom.api.http.routes", "from chessdom.scripts.live_server import ServerProcess"),
+    ("chessdom.api.kinds", "from chessdom.cli.solve import add_solve"),
+    ("chessdom.processes.pool", "from chessdom.chessboard import Board"),
+    ("chessdom.processes.pool", "from chessdom.certificates import check_certificate"),
+    ("chessdom.certificates.check", "from chessdom.processes import WorkerPool"),
+    ("chessdom.chessboard.render", "from chessdom.unplaced import anything"),
+]
+ALONG_THE_LINE = [
+    ("chessdom.native_search.tours", "from chessdom.chessboard import Board"),
+    ("chessdom.models.dispatch.solve", "from chessdom.native_search.branch_and_bound import solve\n"
+                                       "from chessdom.processes import WorkerPool"),
+    ("chessdom.models.certificates.make", "from chessdom.certificates import FORMULA"),
+    ("chessdom.library", "from chessdom import models, native_search"),
+    ("chessdom.atlas.builder", "from chessdom.library import solve_placement"),
+    ("chessdom.api.runtime.tasks", "from chessdom import models, solve_placement"),
+    ("chessdom.scripts.compare", "from chessdom.atlas import reader"),
+    ("chessdom.cli.solve", "from chessdom.api.serving.server import main\nimport chessdom.scripts.compare"),
+    ("chessdom.__main__", "from chessdom.cli import main"),
+]
+
+
+@pytest.mark.parametrize("module,source", AGAINST_THE_LINE)
+def test_an_import_against_the_line_is_caught(module, source):
+    """The check above fails on an upward import added on purpose."""
+    assert upward_imports(source, module) != set()
+
+
+@pytest.mark.parametrize("module,source", ALONG_THE_LINE)
+def test_an_import_along_the_line_passes(module, source):
+    assert upward_imports(source, module) == set()
+
+
+def test_a_module_importing_the_command_is_caught():
+    # scripts/readme_examples.py did, once; now it runs ``python -m chessdom``.
+    assert command_imports("from chessdom.cli import main", "chessdom.scripts.readme_examples") == {
+        "chessdom.cli.main"}
+    assert command_imports("from chessdom.cli import main", "chessdom.__main__") == set()
 
 
 def test_every_package_folder_is_in_the_wheel():
     """A package missing from pyproject's list works in the editable checkout and is absent
     from the wheel (``chessdom.cli`` was, once: the installed command could not start)."""
-    import tomllib
-
-    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
-    listed = set(setuptools["packages"])
+    listed = set(SETUPTOOLS["packages"])
     found = set()
-    for package, folder in setuptools["package-dir"].items():
+    for package, folder in SETUPTOOLS["package-dir"].items():
         for init in (ROOT / folder).rglob("__init__.py"):
             relative = init.parent.relative_to(ROOT / folder).parts
             found.add(".".join((package, *relative)))
