@@ -5,9 +5,13 @@ docs/explanation/layout.md):
 
 with ``chessdom.processes`` below them all and the independent certificate checker
 (``chessdom.certificates``) standing apart, importing nothing else of chessdom. Within the
-service, the runtime imports nothing of the HTTP layer or of the request models, and only
-the service's entry point imports the serving plumbing. Nothing but the command imports
-the command.
+service, rooms import downward too:
+
+    runtime ← requests, responses ← kinds ← http ← serving
+
+(so the runtime imports nothing of the HTTP layer or of the request models, and only the
+service's entry point imports the serving plumbing). Nothing but the command imports the
+command.
 
 Imports are read from the source (every ``import`` statement, inside functions and
 ``TYPE_CHECKING`` blocks too); a module loaded by name at run time (``importlib``, a
@@ -51,13 +55,32 @@ LAYERS = {
 }
 
 
-def layer(module: str) -> str | None:
-    """The layer of a chessdom module (or of a name imported from it): its longest listed prefix."""
+SERVICE_RANKS = {"runtime": 0, "requests": 1, "responses": 1, "kinds": 2, "http": 3, "serving": 4}
+"""Within the service, by rank: runtime/ runs calls and imports nothing of the rest; the
+request and response models; the registry of kinds; the HTTP layer; the serving plumbing
+on top, which only ``python -m chessdom.api`` imports (``chessdom serve`` loads it by name)."""
+
+SERVICE_LAYERS = {**{f"chessdom.api.{room}": room for room in SERVICE_RANKS}, "chessdom.api.__main__": "serving"}
+"""The package ``chessdom.api`` itself, which re-exports the app factory, is the service's
+face: it stands on the dependency line as the whole service does."""
+
+
+def layer(module: str, layers: dict[str, str] = LAYERS) -> str | None:
+    """The layer of a chessdom module (or of a name imported from it): that of its longest
+    prefix in ``layers``."""
     parts = module.split(".")
     for end in range(len(parts), 0, -1):
-        if ".".join(parts[:end]) in LAYERS:
-            return LAYERS[".".join(parts[:end])]
+        if ".".join(parts[:end]) in layers:
+            return layers[".".join(parts[:end])]
     return None
+
+
+def against(names: set[str], module: str, layers: dict[str, str], ranks: dict[str, int]) -> set[str]:
+    """The ``names`` that ``module`` may not import: of a layer above its own, of a peer of
+    its rank, or of no layer at all."""
+    own = ranks[layer(module, layers)]
+    return {name for name in names if layer(name, layers) != layer(module, layers)
+            and (layer(name, layers) is None or ranks[layer(name, layers)] >= own)}
 
 
 def imports_in(source: str, module: str, is_package: bool = False) -> set[str]:
@@ -78,11 +101,14 @@ def imports_in(source: str, module: str, is_package: bool = False) -> set[str]:
 
 
 def upward_imports(source: str, module: str, is_package: bool = False) -> set[str]:
-    """What ``module`` imports against the dependency line: a layer of a higher rank, or a
-    peer of its own rank."""
-    own = layer(module)
-    return {name for name in imports_in(source, module, is_package)
-            if layer(name) != own and (layer(name) is None or RANKS[layer(name)] >= RANKS[own])}
+    """What ``module`` imports against the dependency line."""
+    return against(imports_in(source, module, is_package), module, LAYERS, RANKS)
+
+
+def upward_in_the_service(source: str, module: str, is_package: bool = False) -> set[str]:
+    """What a module of ``chessdom.api`` imports against the service's order of rooms."""
+    names = {name for name in imports_in(source, module, is_package) if name.startswith("chessdom.api.")}
+    return against(names, module, SERVICE_LAYERS, SERVICE_RANKS)
 
 
 def command_imports(source: str, module: str, is_package: bool = False) -> set[str]:
@@ -107,10 +133,11 @@ def all_modules() -> list[tuple[str, Path]]:
 MODULES = all_modules()
 
 
-def sources(prefix: str = "chessdom"):
-    """``(module, source, is_package)`` of each module under ``prefix``, for parametrize."""
+def sources(prefix: str = "chessdom", itself: bool = True):
+    """``(module, source, is_package)`` of each module under ``prefix`` (and of ``prefix``
+    itself, unless not ``itself``), for parametrize."""
     return [pytest.param(module, path.read_text(encoding="utf-8"), path.name == "__init__.py", id=module)
-            for module, path in MODULES if module == prefix or module.startswith(prefix + ".")]
+            for module, path in MODULES if (itself and module == prefix) or module.startswith(prefix + ".")]
 
 
 def test_every_module_has_a_layer():
@@ -135,22 +162,15 @@ def test_the_certificate_checker_imports_nothing_else_of_chessdom(module, source
     assert outside == set(), f"{module} imports {outside}: the checker must share no code with the solver"
 
 
-@pytest.mark.parametrize("module,source,is_package", sources("chessdom.api.runtime"))
-def test_the_runtime_does_not_reach_up_into_http(module, source, is_package):
-    upward = {name for name in imports_in(source, module, is_package)
-              if name.startswith(("chessdom.api.http", "chessdom.api.kinds", "chessdom.api.requests",
-                                  "chessdom.api.responses"))}
-    assert upward == set(), f"{module} imports {upward}"
+def test_every_module_of_the_service_has_a_room():
+    assert [module for module, _ in MODULES if module.startswith("chessdom.api.")
+            and layer(module, SERVICE_LAYERS) is None] == []
 
 
-@pytest.mark.parametrize("module,source,is_package", sources())
-def test_only_the_service_entry_point_imports_the_serving_plumbing(module, source, is_package):
-    """The serving room sits on top of the service: it builds the app and opens the data
-    directory; the app, the runtime and everything else know nothing of gunicorn."""
-    if module.startswith("chessdom.api.serving") or module == "chessdom.api.__main__":
-        return
-    serving = {name for name in imports_in(source, module, is_package) if name.startswith("chessdom.api.serving")}
-    assert serving == set(), f"{module} imports {serving}"
+@pytest.mark.parametrize("module,source,is_package", sources("chessdom.api", itself=False))
+def test_the_service_rooms_import_downward_only(module, source, is_package):
+    upward = upward_in_the_service(source, module, is_package)
+    assert upward == set(), f"{module} imports {upward} against the service's order of rooms"
 
 
 AGAINST_THE_LINE = [
@@ -193,6 +213,23 @@ def test_an_import_against_the_line_is_caught(module, source):
 @pytest.mark.parametrize("module,source", ALONG_THE_LINE)
 def test_an_import_along_the_line_passes(module, source):
     assert upward_imports(source, module) == set()
+
+
+@pytest.mark.parametrize("module,source,caught", [
+    ("chessdom.api.runtime.service", "from chessdom.api.http.answers import to_json", True),
+    ("chessdom.api.runtime.tasks", "from chessdom.api.requests import DominationRequest", True),
+    ("chessdom.api.requests.fields", "from chessdom.api.responses import Certificate", True),
+    ("chessdom.api.kinds", "from chessdom.api.http.errors import ProblemDetail", True),
+    ("chessdom.api.http.routes", "from chessdom.api.serving.response_socket import ResponseSocket", True),
+    ("chessdom.api.kinds", "from chessdom.api.calls import Call", True),
+    ("chessdom.api.serving.server", "from chessdom.api.http.app import create_app\n"
+                                    "from chessdom.api.runtime.store import Store", False),
+    ("chessdom.api.http.routes", "from chessdom.api import kinds, requests\nfrom chessdom.api.runtime import calls", False),
+    ("chessdom.api.__main__", "from chessdom.api.serving.server import main", False),
+    ("chessdom.api.runtime.tasks", "from chessdom import models\nfrom chessdom.api.runtime.answer import Answer", False),
+])
+def test_an_import_against_the_services_order_is_caught(module, source, caught):
+    assert (upward_in_the_service(source, module) != set()) is caught
 
 
 def test_a_module_importing_the_command_is_caught():
