@@ -23,6 +23,7 @@ import ast
 import tomllib
 from pathlib import Path
 
+import networkx
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -237,6 +238,64 @@ def test_a_module_importing_the_command_is_caught():
     assert command_imports("from chessdom.cli import main", "chessdom.scripts.readme_examples") == {
         "chessdom.cli.main"}
     assert command_imports("from chessdom.cli import main", "chessdom.__main__") == set()
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each module's imports of other chessdom modules (a name imported from a module
+    stands for that module)."""
+    names = {module for module, _ in MODULES}
+
+    def module_of(name: str) -> str:
+        while name and name not in names:
+            name = name.rpartition(".")[0]
+        return name
+
+    graph = {}
+    for module, path in MODULES:
+        imported = imports_in(path.read_text(encoding="utf-8"), module, path.name == "__init__.py")
+        graph[module] = {module_of(name) for name in imported} - {"", module}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]], packages: set[str]) -> list[list[str]]:
+    """The import cycles of ``graph``, but for a package's ``__init__`` and the modules it
+    re-exports (one idea, not a knot)."""
+    def one_package(component: set[str]) -> bool:
+        return any(all(module == package or module.startswith(package + ".") for module in component)
+                   for package in component & packages)
+
+    components = networkx.strongly_connected_components(networkx.DiGraph(
+        [(module, imported) for module, imports in graph.items() for imported in imports]))
+    return [sorted(component) for component in components if len(component) > 1 and not one_package(component)]
+
+
+def test_no_import_cycle():
+    packages = {module for module, path in MODULES if path.name == "__init__.py"}
+    assert cycles(import_graph(), packages) == []
+
+
+def test_a_cycle_is_caught_and_a_package_with_its_modules_is_not():
+    graph = {"chessdom.models.a": {"chessdom.models.b"}, "chessdom.models.b": {"chessdom.models.a"},
+             "chessdom.api": {"chessdom.api.app"}, "chessdom.api.app": {"chessdom.api"}}
+    assert cycles(graph, {"chessdom.api"}) == [["chessdom.models.a", "chessdom.models.b"]]
+
+
+def private_imports(source: str, module: str, is_package: bool = False) -> set[str]:
+    """The names starting with one underscore that ``module`` imports from another module."""
+    return {name for name in imports_in(source, module, is_package)
+            if name.rpartition(".")[2].startswith("_") and not name.rpartition(".")[2].startswith("__")
+            and name.rpartition(".")[0] != module}
+
+
+@pytest.mark.parametrize("module,source,is_package", sources())
+def test_no_module_imports_another_modules_private_names(module, source, is_package):
+    assert private_imports(source, module, is_package) == set()
+
+
+def test_a_private_import_is_caught():
+    assert private_imports("from chessdom.models.dispatch.solve import _backend", "chessdom.library") == {
+        "chessdom.models.dispatch.solve._backend"}
+    assert private_imports("from chessdom.chessboard import __version__", "chessdom.library") == set()
 
 
 def test_every_package_folder_is_in_the_wheel():
