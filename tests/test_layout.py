@@ -11,7 +11,8 @@ service, rooms import downward too:
 
 (so the runtime imports nothing of the HTTP layer or of the request models, and only the
 service's entry point imports the serving plumbing). Nothing but the command imports the
-command.
+command. No import cycles, no module importing another's private names, and every package
+folder in the wheel.
 
 Imports are read from the source (every ``import`` statement, inside functions and
 ``TYPE_CHECKING`` blocks too); a module loaded by name at run time (``importlib``, a
