@@ -1,5 +1,5 @@
 """``python -m chessdom.api``: the same as ``chessdom serve``."""
 
-from chessdom.api.server import main
+from chessdom.api.serving.server import main
 
 main()

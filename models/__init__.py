@@ -4,11 +4,17 @@
   symmetry breaking, and N-Queens by CP-SAT;
 - :mod:`.dispatch` — the solve dispatcher: :func:`solve`, its auto rules chosen by
   measurement, live bounds, opt-in theorems, and the literature table (for comparison only);
+  it runs native_search's branch-and-bound as the backend ``"bnb"``;
 - :mod:`.counting` — counting the optimal placements up to symmetry: symmetric regions, the
   parts of a count and their orbit weights, the listers, the tally and its checkpoint;
 - :mod:`.cubes` — cube-and-conquer: SAT queries split into cubes run on any executor;
-- :mod:`.certificates` — the certificate maker: the contract's formula, the proofs logged by
-  the run that answers, the manifest, written into a directory it is given.
+- :mod:`.certificates` — the certificate maker, run after the solve: whichever backend
+  proved the optimum (or listed a count), it writes the contract's own formula ("no better
+  placement"; for a count, "no placement but the listed ones") and refutes it in
+  proof-logging runs of its own (CaDiCaL writing DRAT in a child killed at the time or
+  size limit: one proof, a cube bundle, or region cubes); then the manifest and the
+  verdict of the independent checker (:mod:`chessdom.certificates`, run as a process of
+  its own), all written into a directory it is given.
 
 This package's names are the public face; each room's modules import one another by their
 own names."""

@@ -1,5 +1,8 @@
 """The README's example outputs, recorded in one run: each example's command run here,
 its output printed under the README marker it belongs to, with the run's provenance.
+The command-line examples run the installed command itself (``python -m chessdom ...``,
+in a process of its own), so what the README shows is what the tool prints; the library
+example prints what ``solve_placement`` returns, as the README's Python does.
 
     python -m chessdom.scripts.readme_examples [--write]
 
@@ -11,8 +14,6 @@ blocks still have the shape of what the commands print.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import platform
 import re
 import subprocess
@@ -27,23 +28,19 @@ README = ROOT / "README.md"
 MARKER = re.compile(r"(<!-- example: (?P<name>[\w-]+) -->\n```(?P<lang>\w*)\n)(?P<body>.*?)(```)", re.S)
 
 
-def _printed(function: Callable[[], object]) -> str:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        function()
-    return out.getvalue()
-
-
 def _cli(*argv: str) -> str:
-    from chessdom.cli import main
-
-    return _printed(lambda: main(list(argv)))
+    """What ``chessdom ARGV`` prints on standard output. A script does not import the
+    command (nothing but the command's own entry points does): it runs it."""
+    done = subprocess.run([sys.executable, "-m", "chessdom", *argv], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"chessdom {' '.join(argv)} exited with status {done.returncode}:\n{done.stderr}")
+    return done.stdout
 
 
 def library_example() -> str:
     from chessdom import solve_placement
 
-    return _printed(lambda: print(solve_placement("knight", (6, 9), variant="total")))
+    return f"{solve_placement('knight', (6, 9), variant='total')}\n"  # what print() writes
 
 
 def cli_example() -> str:

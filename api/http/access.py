@@ -31,7 +31,7 @@ PAGE_POLICY = (
     "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"}
-"""On every answer, the server's own error pages included (see :mod:`chessdom.api.wire`)."""
+"""On every answer, the server's own error pages included (see :mod:`chessdom.api.serving.wire`)."""
 INLINE = {"script": re.compile(r"<script>(.*?)</script>", re.S), "style": re.compile(r"<style>(.*?)</style>", re.S)}
 
 

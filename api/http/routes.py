@@ -44,8 +44,8 @@ def _context():
 def _client_gone_check() -> Callable[[], bool] | None:
     """Whether the client of this request has left. Its socket reading as at end of file
     says only that it sent all it will: a half-closed client still waits for its answer.
-    So then the server's socket probes (see :mod:`chessdom.api.response_socket`), and a
-    client that left answers the probe with a reset, which a later check sees. (Bytes
+    So then the server's socket probes (see :mod:`chessdom.api.serving.response_socket`),
+    and a client that left answers the probe with a reset, which a later check sees. (Bytes
     waiting there are a next request: the client is still on.)"""
     connection = request.environ.get("gunicorn.socket") or request.environ.get("werkzeug.socket")
     if connection is None:  # the test client has no socket

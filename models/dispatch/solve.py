@@ -1,8 +1,9 @@
-"""The dispatcher: one call from a placement problem to a checked, proved answer — the
-backend chosen (:mod:`.auto_rules`), its bounds watched as they improve
-(:mod:`.live_bounds`), a cited theorem's bound where asked for (:mod:`.theorems`), every
-placement and bound checked, the published value set beside it (:mod:`.literature`), and
-the optimal placements counted where asked for (:mod:`chessdom.models.counting`)."""
+"""The dispatcher: one call from a placement problem to a checked answer, proved optimal
+or as far as the time limit allows — the backend chosen (:mod:`.auto_rules`), its bounds
+watched as they improve (:mod:`.live_bounds`), a cited theorem's bound where asked for
+(:mod:`.theorems`), every placement and bound checked, the published value set beside it
+(:mod:`.literature`), and the optimal placements counted where asked for
+(:mod:`chessdom.models.counting`)."""
 
 from __future__ import annotations
 

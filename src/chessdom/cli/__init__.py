@@ -19,7 +19,7 @@ from chessdom.cli.solve import add_solve
 
 # The commands that hand their whole argument tail to another module's own parser.
 DELEGATES = {
-    "serve": ("chessdom.api.server", "run the HTTP service (options: chessdom serve --help)"),
+    "serve": ("chessdom.api.serving.server", "run the HTTP service (options: chessdom serve --help)"),
     "compare": ("chessdom.scripts.compare", "models against searches over a sweep of sizes (chessdom compare --help)"),
 }
 

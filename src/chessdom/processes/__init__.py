@@ -1,5 +1,7 @@
-"""The process machinery every room uses: solver children killed at a limit, death
-signals so that nothing outlives what it serves, and pools of warm worker processes.
+"""The process machinery below the models, the library, the service, the scripts and the
+command: solver children killed at a limit, death signals so that nothing outlives what
+it serves, and pools of warm worker processes. It imports nothing else of chessdom (the
+board, the native searches and the independent checker use none of it).
 
 - :mod:`.lifetime` — death signals, process groups, ending with another process;
 - :mod:`.frames` — length-prefixed pickles over pipes, read without blocking past a deadline;

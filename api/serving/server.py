@@ -260,7 +260,7 @@ def main(argv: list[str] | None = None, prog: str = "chessdom serve") -> None:
     options = {
         "bind": address,
         "workers": args.workers,
-        "worker_class": "chessdom.api.buffering_worker.BufferingThreadWorker",
+        "worker_class": "chessdom.api.serving.buffering_worker.BufferingThreadWorker",
         "threads": args.threads,
         "graceful_timeout": 5,
         "errorlog": "-",

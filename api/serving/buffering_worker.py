@@ -6,16 +6,17 @@ byte arrives; the thread then blocks reading the rest. Sixteen clients sending a
 second held all sixteen threads of the default two processes, and ``/health`` stalled
 behind them (measured with ``scripts/bench_slow_clients.py``). Here the worker's event
 loop reads what each connection sends without blocking, chunked bodies and bodies behind
-``Expect: 100-continue`` alike (:class:`~chessdom.api.wire.RequestScan`), and queues the
-request for a thread only once its head and body are all in, so a slow client costs a
-buffer, not a thread. Its limits:
+``Expect: 100-continue`` alike (:class:`~chessdom.api.serving.wire.RequestScan`), and
+queues the request for a thread only once its head and body are all in, so a slow client
+costs a buffer, not a thread. Its limits:
 
 - a body announced or grown past ``max_body_bytes`` is answered 413 at once (one client
   once sent 1,000 MB that the server buffered whole);
 - a request not all in after ``request_read_seconds`` is answered 408;
 - what all requests being read hold together is bounded (beyond it, 503);
-- an answer is written through :class:`~chessdom.api.response_socket.ResponseSocket`, so a
-  client that reads nothing is disconnected after ``write_stall_seconds``;
+- an answer is written through
+  :class:`~chessdom.api.serving.response_socket.ResponseSocket`, so a client that reads
+  nothing is disconnected after ``write_stall_seconds``;
 - closing lingers on the event loop, never blocking it (gunicorn drains a closing
   connection for up to 2 s on its loop thread);
 - gunicorn's own error answers (400, 414, 431) are problem+json with the security headers.
@@ -35,8 +36,8 @@ from functools import partial
 from gunicorn import util
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
-from chessdom.api.response_socket import ResponseSocket, StalledWriters
-from chessdom.api.wire import CONTINUE, INCOMPLETE, TOO_LARGE, RequestScan, raw_problem
+from chessdom.api.serving.response_socket import ResponseSocket, StalledWriters
+from chessdom.api.serving.wire import CONTINUE, INCOMPLETE, TOO_LARGE, RequestScan, raw_problem
 
 READ_CHUNK = 64 * 1024
 MIN_BUFFER_BUDGET = 64 * 1024 * 1024

@@ -17,7 +17,7 @@ import select
 import socket
 import threading
 
-from chessdom.api.wire import CONTINUE
+from chessdom.api.serving.wire import CONTINUE
 
 SENDFILE_CHUNK = 256 * 1024
 TCP_CLOSE = 7
