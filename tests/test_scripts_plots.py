@@ -176,6 +176,21 @@ def test_a_panel_where_every_method_reaches_the_optimum_says_so():
         "cpsat and sat: the optimum at every size")
 
 
+def test_a_model_that_matched_the_optimum_without_proving_it_is_named_as_such():
+    """γ(Q_12) = 6, proved by SAT; CP-SAT reached 6 too but stopped at its time limit."""
+    records = domination(pieces=("queen",), variants=("plain",), boards=((10, 10), (11, 11), (12, 12)))
+    for record in records:
+        if record["method"] == "cpsat" and record["rows"] == 12:
+            record.update(optimal=False, status="feasible")
+    value_axes = build(records, KINDS["domination"].PANEL, meta(records)).axes[1]
+    assert " ".join(value_axes.get_title(loc="left").split()) == (
+        "sat: the optimum at every size cpsat matched the optimum without proving it at n = 12")
+    # Drawn on the optimum, hollow where its time limit stopped it.
+    hollow = [line for line in value_axes.lines if line.get_markerfacecolor() == "white"]
+    assert [(line.get_color(), round(line.get_xdata()[0]), line.get_ydata()[0]) for line in hollow] == [
+        (METHOD_COLOURS["cpsat"], 12, 12)]
+
+
 def test_greedy_and_the_two_models_have_clearly_different_hues():
     """Orange greedy beside vermilion SAT read as one colour; black or a hue 30° away does not."""
     from matplotlib.colors import rgb_to_hsv, to_rgb

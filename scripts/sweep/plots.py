@@ -23,6 +23,9 @@ METHOD_COLOURS = {
     # black: its vermilion sat too close to greedy's orange) ...
     "greedy": "#E69F00", "cpsat": "#0072B2", "sat": "#000000", "backtracking": "#009E73",
     "dfs": "#CC79A7", "bfs": "#56B4E9",
+    # ... the default engine in a crimson 60° of hue from greedy's orange, and the two engines
+    # asked for by name in ColorBrewer's purple (PRGn) and green (Dark2) ...
+    "auto": "#D81B60", "bnb": "#7B3294", "mip": "#66A61E",
     # ... and Paul Tol's muted palette for the heuristics and tie-breaks beside them.
     "astar/knight": "#117733", "astar/manhattan3": "#DDCC77", "astar/zero": "#882255", "astar/manhattan": "#AA4499",
     "warnsdorff/first": "#332288", "warnsdorff/random": "#44AA99", "warnsdorff/pohl": "#999933",
@@ -184,15 +187,21 @@ def _panel_axes(axes, records: list[dict], panel: Panel, x_of, marker: str) -> N
         for points in _medians(best, panel.field, x_of, lambda record: False).values():
             xs, ys, _ = zip(*points)
             axes.plot(xs, ys, color="#bbbbbb", linewidth=4, solid_capstyle="round", zorder=1)
-        # Drawn: the methods that miss the best value somewhere, and any value where no best is
-        # known (a model stopped by its time limit before proving an optimum); the others are
-        # named, so that a panel showing the best value alone says why.
+        # Drawn: the methods that miss the best value somewhere, any value where no best is
+        # known (a model stopped by its time limit before proving an optimum), and a value
+        # equal to the best that a limit stopped before its method proved it (hollow on the
+        # band); the others are named, so that a panel showing the best value alone says why.
         missing = {record["method"] for record in records
                    if record.get("gap") or (record.get("gap") is None and record.get(panel.field) is not None)}
-        chosen = [record for record in records if record["method"] in missing]
-        always = [method for method in dict.fromkeys(record["method"] for record in records) if method not in missing]
-        if always:  # above the panel, clear of its data
-            axes.set_title(textwrap.fill(f"{_and(always)}: the {panel.best} at every size", NOTE_WIDTH),
+        matched = _matched(records, panel)
+        chosen = [record for record in records if record["method"] in missing or record["method"] in matched]
+        always = [method for method in dict.fromkeys(record["method"] for record in records)
+                  if method not in missing and method not in matched]
+        notes = [f"{_and(always)}: the {panel.best} at every size"] if always else []
+        notes += [f"{method} matched the {panel.best} without proving it at {_and(sizes)}"
+                  for method, sizes in matched.items()]
+        if notes:  # above the panel, clear of its data
+            axes.set_title("\n".join(textwrap.fill(note, NOTE_WIDTH) for note in notes),
                            loc="left", fontsize=6.5, color=REFERENCE)
     for method, points in _medians(chosen, panel.field, x_of, panel.cut_off).items():
         _plot(axes, points, method, marker)
@@ -204,6 +213,20 @@ def _panel_axes(axes, records: list[dict], panel: Panel, x_of, marker: str) -> N
         # Pieces and moves are whole numbers: no tick at 2.5 pieces.
         axes.yaxis.get_major_locator().set_params(integer=True)
     axes.set_ylabel(panel.label)
+
+
+def _matched(records: list[dict], panel: Panel) -> dict[str, list[str]]:
+    """Per method, the sizes (``n = 12``, or ``5×6``) where its value equals the best but a
+    limit stopped it before it proved so: it matched the optimum, it did not find it optimal."""
+    matched: dict[str, list[str]] = {}
+    for record in records:
+        if record.get("gap") == 0 and panel.cut_off(record):
+            size = f"{record['rows']}" if record["rows"] == record["cols"] else f"{record['rows']}×{record['cols']}"
+            sizes = matched.setdefault(record["method"], [])
+            if size not in sizes:
+                sizes.append(size)
+    square = all(record["rows"] == record["cols"] for record in records)
+    return {method: [f"n = {sizes[0]}", *sizes[1:]] if square else sizes for method, sizes in matched.items()}
 
 
 def _plot(axes, points: list[tuple], method: str, marker: str) -> None:
