@@ -191,6 +191,20 @@ def test_a_model_that_matched_the_optimum_without_proving_it_is_named_as_such():
         (METHOD_COLOURS["cpsat"], 12, 12)]
 
 
+def test_the_default_engine_names_the_backends_it_picked_and_a_method_that_cannot_answer_says_so():
+    records = domination(pieces=("queen",), variants=("plain", "independence"))
+    for record in [r for r in records if r["method"] == "sat"]:
+        auto = {**record, "method": "auto", "via": "bnb" if record["variant"] == "plain" else "cpsat"}
+        bnb = {**record, "method": "bnb"} if record["variant"] == "plain" else {
+            **record, "method": "bnb", "value": None, "gap": None, "optimal": None, "status": "n/a", "seconds": None}
+        records += [auto, bnb]
+    figure = build(records, KINDS["domination"].PANEL, meta(records))
+    assert "auto via bnb, cpsat" in [text.get_text() for text in figure.legends[0].get_texts()]
+    notes = [" ".join(axes.get_title(loc="left").split()) for axes in (figure.axes[1], figure.axes[3])]
+    assert notes == ["cpsat, sat, auto and bnb: the optimum at every size",
+                     "cpsat, sat and auto: the optimum at every size bnb: n/a"]
+
+
 def test_greedy_and_the_two_models_have_clearly_different_hues():
     """Orange greedy beside vermilion SAT read as one colour; black or a hue 30° away does not."""
     from matplotlib.colors import rgb_to_hsv, to_rgb

@@ -193,17 +193,13 @@ def cell_text(measure: str, value) -> str:
     return str(value)
 
 
-def unproved_rows(grid: Grid, methods: tuple[str, ...]) -> dict[str, int]:
-    """Per method shown, the rows where its value is not proved optimal (methods with none left out)."""
+def unproved_note(grid: Grid, methods: tuple[str, ...], marked: str) -> list[str]:
+    """The sentence under a table with unproved values, ``marked`` saying how they read,
+    and on how many rows of which ``methods``; none when every value shown is proved (or
+    never meant to be)."""
     counts = {method: sum(1 for cell in grid.cells if cell.get(method) and grid.unproved(cell[method]))
               for method in methods}
-    return {method: rows for method, rows in counts.items() if rows}
-
-
-def unproved_note(grid: Grid, methods: tuple[str, ...], marked: str) -> list[str]:
-    """The sentence under a table with unproved values, ``marked`` saying how they read;
-    none when every value shown is proved (or never meant to be)."""
-    counts = unproved_rows(grid, methods)
+    counts = {method: rows for method, rows in counts.items() if rows}
     if not counts:
         return []
     which = "; ".join(f"{method} on {rows} row{'s' if rows > 1 else ''}" for method, rows in counts.items())

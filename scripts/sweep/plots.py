@@ -195,11 +195,7 @@ def _panel_axes(axes, records: list[dict], panel: Panel, x_of, marker: str) -> N
                    if record.get("gap") or (record.get("gap") is None and record.get(panel.field) is not None)}
         matched = _matched(records, panel)
         chosen = [record for record in records if record["method"] in missing or record["method"] in matched]
-        always = [method for method in dict.fromkeys(record["method"] for record in records)
-                  if method not in missing and method not in matched]
-        notes = [f"{_and(always)}: the {panel.best} at every size"] if always else []
-        notes += [f"{method} matched the {panel.best} without proving it at {_and(sizes)}"
-                  for method, sizes in matched.items()]
+        notes = _best_notes(records, panel, missing, matched)
         if notes:  # above the panel, clear of its data
             axes.set_title("\n".join(textwrap.fill(note, NOTE_WIDTH) for note in notes),
                            loc="left", fontsize=6.5, color=REFERENCE)
@@ -215,9 +211,25 @@ def _panel_axes(axes, records: list[dict], panel: Panel, x_of, marker: str) -> N
     axes.set_ylabel(panel.label)
 
 
+def _best_notes(records: list[dict], panel: Panel, missing: set[str], matched: dict[str, list[str]]) -> list[str]:
+    """What a panel says of the methods it does not draw, or draws on the best value alone:
+    those that reached it at every size, those with no value at all (the branch-and-bound
+    on independence, by their status), and those that only ``matched`` it somewhere."""
+    methods = list(dict.fromkeys(record["method"] for record in records))
+    answered = {record["method"] for record in records if record.get(panel.field) is not None}
+    unanswered = {method: next(r.get("status") for r in records if r["method"] == method)
+                  for method in methods if method not in answered}
+    always = [method for method in methods if method in answered and method not in missing and method not in matched]
+    notes = [f"{_and(always)}: the {panel.best} at every size"] if always else []
+    notes += [f"{_and([method for method in unanswered if unanswered[method] == status])}: {status}"
+              for status in dict.fromkeys(unanswered.values())]
+    return notes + [f"{method} matched the {panel.best} without proving it at {_and(sizes)}"
+                    for method, sizes in matched.items()]
+
+
 def _matched(records: list[dict], panel: Panel) -> dict[str, list[str]]:
     """Per method, the sizes (``n = 12``, or ``5×6``) where its value equals the best but a
-    limit stopped it before it proved so: it matched the optimum, it did not find it optimal."""
+    limit stopped it before it proved so: it matched the optimum without proving it."""
     matched: dict[str, list[str]] = {}
     for record in records:
         if record.get("gap") == 0 and panel.cut_off(record):
@@ -226,7 +238,8 @@ def _matched(records: list[dict], panel: Panel) -> dict[str, list[str]]:
             if size not in sizes:
                 sizes.append(size)
     square = all(record["rows"] == record["cols"] for record in records)
-    return {method: [f"n = {sizes[0]}", *sizes[1:]] if square else sizes for method, sizes in matched.items()}
+    # No-break spaces: the note is wrapped, and "n =" must not end a line apart from its number.
+    return {method: [f"n\u00a0=\u00a0{sizes[0]}", *sizes[1:]] if square else sizes for method, sizes in matched.items()}
 
 
 def _plot(axes, points: list[tuple], method: str, marker: str) -> None:
@@ -269,7 +282,7 @@ def _several_per_size(records: list[dict]) -> bool:
 def _legend(records: list[dict], panel: Panel, pieces: list, left_out: bool = False) -> list:
     from matplotlib.lines import Line2D
 
-    handles = [Line2D([], [], color=METHOD_COLOURS.get(method, "grey"), label=method)
+    handles = [Line2D([], [], color=METHOD_COLOURS.get(method, "grey"), label=_method_label(method, records))
                for method in dict.fromkeys(record["method"] for record in records)]
     if len(pieces) > 1:
         handles += [Line2D([], [], linestyle="none", marker=PIECE_MARKERS.get(piece, "o"), color="black",
@@ -289,6 +302,15 @@ def _legend(records: list[dict], panel: Panel, pieces: list, left_out: bool = Fa
     if left_out and panel.left_out:
         handles.append(Line2D([], [], linestyle="none", label=textwrap.fill(panel.left_out, 28)))
     return handles
+
+
+def _method_label(method: str, records: list[dict]) -> str:
+    """``auto via bnb``: a method that always hands its cells to other engines names them
+    (``auto`` alone says nothing of what ran); one that did so only now and then does not."""
+    vias = [record.get("via") for record in records if record["method"] == method]
+    if not vias or None in vias:
+        return method
+    return f"{method} via {', '.join(dict.fromkeys(vias))}"
 
 
 def _footer(meta: dict) -> str:
