@@ -105,6 +105,7 @@ def test_a_value_equal_to_the_optimum_but_not_proved_reads_apart_from_a_proved_o
     assert "# note: A value of status feasible was found but not proved optimal" in csv_text
     body = table(records, "latex").split("\\midrule")[1].split("\\bottomrule")[0]
     assert "& {6*} & feasible &" in body and body.count("*") == 1
+    assert "not proved" not in table(records, "markdown", "cpsat,seconds"), "no value shown, none to explain"
     # Proved everywhere, nothing is marked and no legend is printed.
     proved = [{**r, "optimal": True, "status": "optimal"} if r["method"] == "cpsat" else r for r in records]
     assert "*" not in table(proved, "markdown").split("-->")[1] and "not proved" not in table(proved, "csv")

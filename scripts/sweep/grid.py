@@ -193,10 +193,11 @@ def cell_text(measure: str, value) -> str:
     return str(value)
 
 
-def unproved_note(grid: Grid, methods: tuple[str, ...], marked: str) -> list[str]:
+def unproved_note(grid: Grid, columns: Columns, marked: str) -> list[str]:
     """The sentence under a table with unproved values, ``marked`` saying how they read,
-    and on how many rows of which ``methods``; none when every value shown is proved (or
-    never meant to be)."""
+    and on how many rows of which of the ``columns``' methods; none when the table shows no
+    value, or every value it shows is proved (or never meant to be)."""
+    methods = columns.methods if "value" in columns.measures else ()
     counts = {method: sum(1 for cell in grid.cells if cell.get(method) and grid.unproved(cell[method]))
               for method in methods}
     counts = {method: rows for method, rows in counts.items() if rows}

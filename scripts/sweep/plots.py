@@ -64,7 +64,9 @@ class Panel:
     ``limit`` names a spec field drawn as a line (the node limit); ``piece`` is the marker
     of a kind whose records name no piece; ``cut_off`` tells a record stopped by a limit,
     drawn hollow; ``facet`` titles a piece and variant. ``measured`` tells the records
-    the medians take, and ``left_out`` says in the legend what the others are."""
+    the medians take, and ``left_out`` says in the legend what the others are.
+    ``proved`` tells a record whose method proved its value the best, for a kind where
+    reaching the best value and proving it are two things (a baseline only reaches it)."""
 
     field: str
     label: str
@@ -76,6 +78,7 @@ class Panel:
     facet: Callable[[str | None, str | None], str] = lambda piece, variant: ""
     measured: Callable[[dict], bool] = lambda record: True
     left_out: str | None = None
+    proved: Callable[[dict], bool] | None = None
 
 
 def check_style(styles: tuple[str, ...]) -> None:
@@ -213,14 +216,20 @@ def _panel_axes(axes, records: list[dict], panel: Panel, x_of, marker: str) -> N
 
 def _best_notes(records: list[dict], panel: Panel, missing: set[str], matched: dict[str, list[str]]) -> list[str]:
     """What a panel says of the methods it does not draw, or draws on the best value alone:
-    those that reached it at every size, those with no value at all (the branch-and-bound
-    on independence, by their status), and those that only ``matched`` it somewhere."""
+    those that reached it at every size (proved it, or only matched it: a baseline), those
+    with no value at all (the branch-and-bound on independence, by their status), and
+    those that ``matched`` it somewhere without proving it."""
     methods = list(dict.fromkeys(record["method"] for record in records))
     answered = {record["method"] for record in records if record.get(panel.field) is not None}
     unanswered = {method: next(r.get("status") for r in records if r["method"] == method)
                   for method in methods if method not in answered}
     always = [method for method in methods if method in answered and method not in missing and method not in matched]
-    notes = [f"{_and(always)}: the {panel.best} at every size"] if always else []
+    if panel.proved is None:
+        notes = [f"{_and(always)}: the {panel.best} at every size"] if always else []
+    else:
+        proved = [method for method in always if all(panel.proved(r) for r in records if r["method"] == method)]
+        notes = [f"{_and(group)} {verb} the {panel.best} at every size"
+                 for group, verb in ((proved, "proved"), ([m for m in always if m not in proved], "matched")) if group]
     notes += [f"{_and([method for method in unanswered if unanswered[method] == status])}: {status}"
               for status in dict.fromkeys(unanswered.values())]
     return notes + [f"{method} matched the {panel.best} without proving it at {_and(sizes)}"

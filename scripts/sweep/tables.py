@@ -60,10 +60,10 @@ def render(records: list[dict], layout: Layout, columns: Columns, fmt: str, meta
         frame = atomic_frame(grid, columns)
         text = frame.apply(lambda column: [cell_text(column.name[1], value) for value in column]).to_csv(
             index=False, header=[measure if not method else f"{method} {measure}" for method, measure in frame.columns])
-        notes = notes + unproved_note(grid, columns.methods, "A value of status feasible")
+        notes = notes + unproved_note(grid, columns, "A value of status feasible")
         return "".join(f"# {line}\n" for line in comments) + text + "".join(f"# note: {note}\n" for note in notes)
     grid = Grid.of(records, layout, atomic_board=False)
-    notes = notes + unproved_note(grid, columns.methods, f"A value marked {UNPROVED_MARK}")
+    notes = notes + unproved_note(grid, columns, f"A value marked {UNPROVED_MARK}")
     if fmt == "markdown":
         return _markdown(grid, layout, columns, comments, notes)
     if fmt == "latex":

@@ -52,6 +52,7 @@ PANEL = Panel(
     # An engine that ran out of time returns its best placement so far, not a proved optimum.
     cut_off=unproved,
     facet=lambda piece, variant: VARIANT_TITLES[variant].format(piece),
+    proved=lambda record: bool(record["optimal"]),
 )
 
 
