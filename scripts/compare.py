@@ -1,7 +1,8 @@
 """``chessdom compare KIND``: models against searches over a sweep of sizes, as a
 table (JSON, Markdown, CSV or LaTeX) and a figure for a paper.
 
-KIND is ``domination`` (greedy baselines, CP-SAT and SAT), ``tours`` (DFS against
+KIND is ``domination`` (greedy baselines against ``auto``, the engine a solve uses by
+default, CP-SAT and SAT; the branch-and-bound and SCIP by ``--methods``), ``tours`` (DFS against
 Warnsdorff's tie-breaks), ``paths`` (DFS, BFS and A* with each heuristic) or ``nqueens``
 (backtracking against CP-SAT counts). Finished cells are kept in the SQLite store under
 ``--data`` and skipped on a rerun; ``--scheduler`` runs the cells on a Dask cluster.
@@ -18,7 +19,7 @@ import sys
 from pathlib import Path
 
 from chessdom.scripts.sweep.executors import DaskExecutor, LocalExecutor
-from chessdom.scripts.sweep.kinds import KINDS, sweep_cells
+from chessdom.scripts.sweep.kinds import KINDS, sweep_cells, sweep_methods
 from chessdom.scripts.sweep.options import (
     DEFAULT_SIZES, PARAMETERS, OptionError, bounded_integer, split_list, sweep_options,
 )
@@ -41,7 +42,8 @@ class _Parser(argparse.ArgumentParser):
 
 DESCRIPTION = """\
 Models against searches over a sweep of sizes, as a table (JSON, Markdown, CSV or
-LaTeX) and a figure for a paper. KIND is domination (greedy baselines, CP-SAT and SAT),
+LaTeX) and a figure for a paper. KIND is domination (greedy baselines against auto, the
+engine a solve uses by default, CP-SAT and SAT; bnb and mip by --methods),
 tours (DFS against Warnsdorff's tie-breaks), paths (DFS, BFS and A* with each heuristic)
 or nqueens (backtracking against CP-SAT counts). Finished cells are kept and skipped on a
 rerun; --scheduler runs the cells on a Dask cluster."""
@@ -64,6 +66,9 @@ def parser(prog: str = "chessdom compare") -> argparse.ArgumentParser:
     parser.add_argument("--instances", help="paths: random boards per size (default 5)")
     parser.add_argument("--closed", action="store_true", default=None, help="tours: closed tours only")
     parser.add_argument("--seed", help="solver seeds, random starts and boards (default 0)")
+    parser.add_argument("--methods", help="domination: comma list of the methods to run, of "
+                        + ", ".join(KINDS["domination"].METHODS) + " (default "
+                        + ",".join(KINDS["domination"].DEFAULT_METHODS) + ")")
     parser.add_argument("--format", choices=FORMATS, default="markdown")
     parser.add_argument("--columns", help="methods and measures to show, in order: e.g. cpsat,sat,value,seconds "
                         "(default: every method, the kind's usual measures)")
@@ -86,7 +91,7 @@ def parser(prog: str = "chessdom compare") -> argparse.ArgumentParser:
 
 
 def checked(args: argparse.Namespace) -> tuple:
-    """The sweep's options, its cells, the table's columns, the styles and the job count
+    """The sweep's options, its methods and cells, the table's columns, the styles and the job count
     from ``args``; raises ``OptionError`` for the first option that is wrong or does not apply."""
     kind = KINDS[args.kind]
     options = sweep_options(args.kind, **{name: getattr(args, name) for name in SWEEP_OPTIONS})
@@ -95,7 +100,8 @@ def checked(args: argparse.Namespace) -> tuple:
     for name in ("caption", "label"):
         if getattr(args, name) is not None and args.format != "latex":
             raise OptionError(name, "applies to --format latex only")
-    columns = parse_columns(args.columns, args.kind, kind.METHODS, kind.LAYOUT)
+    methods = sweep_methods(args.kind, args.methods)
+    columns = parse_columns(args.columns, args.kind, methods, kind.LAYOUT, kind.METHODS)
     if args.plot is not None and args.plot.suffix.lower() not in SUFFIXES:
         raise OptionError("plot", f"FILE must end in {', '.join(SUFFIXES)}, not {args.plot.name!r}")
     _check_extras(args)
@@ -115,7 +121,7 @@ def checked(args: argparse.Namespace) -> tuple:
             except OSError as error:
                 raise OptionError(name, f"cannot create the folder {str(path.parent)!r}: {error.strerror}") from None
     # Checked before anything runs: a start off the board, a non-square N-Queens board.
-    return options, sweep_cells(options), columns, styles, jobs
+    return options, methods, sweep_cells(options, methods), columns, styles, jobs
 
 
 def _check_extras(args: argparse.Namespace) -> None:
@@ -140,7 +146,7 @@ def main(argv: list[str] | None = None, prog: str = "chessdom compare") -> int:
     cli = parser(prog)
     args = cli.parse_args(argv)
     try:
-        options, specs, columns, styles, jobs = checked(args)
+        options, methods, specs, columns, styles, jobs = checked(args)
     except OptionError as error:
         cli.error(f"argument --{error.option.replace('_', '-')}: {error.message}")
     kind = KINDS[args.kind]
@@ -159,8 +165,8 @@ def main(argv: list[str] | None = None, prog: str = "chessdom compare") -> int:
     finally:
         executor.close()
         store.close()
-    meta = provenance(f"{prog} " + shlex.join(argv), options.to_dict(), where, outcome.records,
-                      cells=len(specs), reused=outcome.reused)
+    meta = provenance(f"{prog} " + shlex.join(argv), {**options.to_dict(), "methods": list(methods)}, where,
+                      outcome.records, cells=len(specs), reused=outcome.reused)
 
     text = render(outcome.records, kind.LAYOUT, columns, args.format, meta, caption=args.caption, label=args.label)
     if args.out is None:

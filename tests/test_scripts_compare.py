@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from chessdom.chessboard import Board
+from chessdom.chessboard import PLACEMENT_VARIANTS, Board, Piece, PlacementProblem
+from chessdom.models.dispatch.auto_rules import auto_rule
 from chessdom.scripts.compare import main
 from chessdom.scripts.sweep import sweep_frame
 from chessdom.processes import WorkerPool
@@ -117,6 +118,45 @@ def test_both_models_prove_the_same_optimum_and_greedy_never_beats_it(sweeps):
         assert cpsat["value"] == sat["value"] == cpsat["lower_bound"]
         assert greedy["gap"] == greedy["value"] - cpsat["value"] >= 0
         assert cpsat["gap"] == 0 and cpsat["verified"]
+
+
+def test_the_default_engine_runs_beside_the_models_and_says_which_backend_it_picked(sweeps):
+    assert {r["method"] for r in records_of(sweeps, "domination")} == {"greedy", "auto", "cpsat", "sat"}
+    for auto in records_of(sweeps, "domination", method="auto"):
+        cell = {key: auto[key] for key in ("piece", "variant", "rows")}
+        problem = PlacementProblem(Board.square(auto["rows"]), Piece(auto["piece"]), PLACEMENT_VARIANTS[auto["variant"]])
+        assert auto["via"] == auto_rule(problem).backend and auto["auto_rule"] == auto_rule(problem).name
+        assert auto["optimal"] and auto["value"] == records_of(sweeps, "domination", method="sat", **cell)[0]["value"]
+    assert {r["via"] for r in records_of(sweeps, "domination", method="auto", piece="queen")} == {"bnb"}
+    assert all(r["via"] is None for r in records_of(sweeps, "domination") if r["method"] != "auto")
+    table = run(sweeps[0], "domination", "--columns", "auto", fmt="markdown")
+    rows = {tuple(cell.strip() for cell in line.strip("|").split("|"))[:4] for line in table.splitlines()
+            if line.startswith(("| queen", "| knight"))}
+    assert rows == {(r["piece"], r["variant"], str(r["n"]), f"{r['value']} via {r['via']}")
+                    for r in records_of(sweeps, "domination", method="auto")}
+
+
+def test_the_branch_and_bound_and_scip_run_when_named_and_their_cells_are_stored_apart(tmp_path):
+    """A cell names the methods it ran: a sweep for other methods never takes it from the store."""
+    def sweep(*methods):
+        argv = ["domination", "--sizes", "4", "--variants", "plain,independence", "--time-limit", "20",
+                "--data", str(tmp_path / "var"), "--format", "json", "--out", str(tmp_path / "out.json"), "--quiet"]
+        assert main(argv + (["--methods", ",".join(methods)] if methods else [])) == 0
+        return json.loads((tmp_path / "out.json").read_text())
+
+    named = sweep("mip", "bnb", "greedy")
+    assert named["meta"]["parameters"]["methods"] == ["greedy", "bnb", "mip"]
+    by_method = {(r["variant"], r["method"]): r for r in named["records"]}
+    assert len(by_method) == len(named["records"]) == 6 and "methods" not in named["records"][0]
+    assert by_method["plain", "bnb"]["optimal"] and by_method["plain", "mip"]["optimal"]
+    assert by_method["plain", "bnb"]["value"] == by_method["plain", "mip"]["value"] == 2
+    assert by_method["independence", "mip"]["value"] == 4
+    assert by_method["independence", "bnb"]["status"] == "n/a" and by_method["independence", "bnb"]["value"] is None
+    default = sweep()
+    assert default["meta"]["cells_from_store"] == 0, "cells stored for other methods are not these"
+    assert {r["method"] for r in default["records"]} == {"greedy", "auto", "cpsat", "sat"}
+    assert sweep("bnb", "greedy", "mip")["meta"]["cells_from_store"] == 2, "the same methods in any order"
+    assert sweep()["meta"]["cells_from_store"] == 2
 
 
 def test_bfs_and_admissible_astar_find_shortest_paths(sweeps):

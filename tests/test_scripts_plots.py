@@ -170,10 +170,45 @@ def test_a_panel_where_every_method_reaches_the_optimum_says_so():
         record.update(gap=0, value=record["rows"])
     figure = build(records, KINDS["domination"].PANEL, meta(records))
     value_axes = figure.axes[1]
-    assert " ".join(value_axes.get_title(loc="left").split()) == "greedy, cpsat and sat: the optimum at every size"
+    # The models proved it; greedy, a baseline, only matched it.
+    assert " ".join(value_axes.get_title(loc="left").split()) == (
+        "cpsat and sat proved the optimum at every size greedy matched the optimum at every size")
     records = domination(pieces=("queen",), variants=("plain",))  # greedy misses: only the models are named
     assert build(records, KINDS["domination"].PANEL, meta(records)).axes[1].get_title(loc="left") == (
-        "cpsat and sat: the optimum at every size")
+        "cpsat and sat proved the optimum at every size")
+    searches = {"greedy": "dfs", "cpsat": "bfs", "sat": "astar/knight"}
+    paths = [{**record, "kind": "paths", "method": searches[record["method"]], "optimal": None} for record in records]
+    assert build(paths, KINDS["paths"].PANEL, meta(paths)).axes[1].get_title(loc="left") == (
+        "bfs and astar/knight: the shortest at every size"), "a search proves nothing apart from its length"
+
+
+def test_a_model_that_matched_the_optimum_without_proving_it_is_named_as_such():
+    """γ(Q_12) = 6, proved by SAT; CP-SAT reached 6 too but stopped at its time limit."""
+    records = domination(pieces=("queen",), variants=("plain",), boards=((10, 10), (11, 11), (12, 12)))
+    for record in records:
+        if record["method"] == "cpsat" and record["rows"] == 12:
+            record.update(optimal=False, status="feasible")
+    value_axes = build(records, KINDS["domination"].PANEL, meta(records)).axes[1]
+    assert " ".join(value_axes.get_title(loc="left").split()) == (
+        "sat proved the optimum at every size cpsat matched the optimum without proving it at n = 12")
+    # Drawn on the optimum, hollow where its time limit stopped it.
+    hollow = [line for line in value_axes.lines if line.get_markerfacecolor() == "white"]
+    assert [(line.get_color(), round(line.get_xdata()[0]), line.get_ydata()[0]) for line in hollow] == [
+        (METHOD_COLOURS["cpsat"], 12, 12)]
+
+
+def test_the_default_engine_names_the_backends_it_picked_and_a_method_that_cannot_answer_says_so():
+    records = domination(pieces=("queen",), variants=("plain", "independence"))
+    for record in [r for r in records if r["method"] == "sat"]:
+        auto = {**record, "method": "auto", "via": "bnb" if record["variant"] == "plain" else "cpsat"}
+        bnb = {**record, "method": "bnb"} if record["variant"] == "plain" else {
+            **record, "method": "bnb", "value": None, "gap": None, "optimal": None, "status": "n/a", "seconds": None}
+        records += [auto, bnb]
+    figure = build(records, KINDS["domination"].PANEL, meta(records))
+    assert "auto via bnb, cpsat" in [text.get_text() for text in figure.legends[0].get_texts()]
+    notes = [" ".join(axes.get_title(loc="left").split()) for axes in (figure.axes[1], figure.axes[3])]
+    assert notes == ["cpsat, sat, auto and bnb proved the optimum at every size",
+                     "cpsat, sat and auto proved the optimum at every size bnb: n/a"]
 
 
 def test_greedy_and_the_two_models_have_clearly_different_hues():

@@ -72,9 +72,12 @@ def test_csv_has_one_value_per_cell_with_gaps_and_bounds_in_their_own_columns():
     assert rows[0]["cpsat seconds"] == "1.8" and rows[1]["greedy seconds"] == "0.000061"
     for row in rows:
         for header, cell in row.items():
-            assert cell == "" or re.fullmatch(r"[+-]?\d+(\.\d+)?", cell) or header in ("piece", "variant"), cell
-    # A model that always proves its value needs neither a gap nor a bound column.
+            assert cell == "" or re.fullmatch(r"[+-]?\d+(\.\d+)?", cell) or header in ("piece", "variant",
+                                                                                        "sat status"), cell
+    # A model that always proves its value needs neither a gap nor a bound nor a status column;
+    # one that once stopped at its time limit says so in its status.
     assert "cpsat gap" not in rows[0] and "cpsat bound" not in rows[0] and "cpsat status" not in rows[0]
+    assert [row["sat status"] for row in rows] == ["optimal", "feasible"]
 
 
 def test_markdown_folds_the_gap_and_the_open_bound_into_the_value():
@@ -82,7 +85,30 @@ def test_markdown_folds_the_gap_and_the_open_bound_into_the_value():
     header = [cell.strip() for cell in lines[0].strip("|").split("|")]
     assert header == ["piece", "variant", "n", "greedy", "greedy s", "cpsat", "cpsat s", "sat", "sat s"]
     nine = [cell.strip() for cell in lines[3].strip("|").split("|")]
-    assert nine[3] == "6 (+1)" and nine[7] == "5 (lb 4)" and nine[8] == "20"
+    assert nine[3] == "6 (+1)" and nine[7] == "5* (lb 4)" and nine[8] == "20"
+
+
+def test_a_value_equal_to_the_optimum_but_not_proved_reads_apart_from_a_proved_one():
+    """γ(Q_12) = 6: SAT proves it, CP-SAT stops at its time limit on a placement of 6 with
+    no bound proved — the same number, which must not read as the same result."""
+    records = [record("queen", 12, "greedy", 7, optimal=False, gap=1), record("queen", 12, "sat", 6),
+               {**record("queen", 12, "cpsat", 6, optimal=False), "lower_bound": None}]
+    markdown = table(records, "markdown").splitlines()
+    cells = [cell.strip() for cell in next(line for line in markdown if line.startswith("| queen")).split("|")]
+    assert cells[4:-1] == ["7 (+1)", "0.010", "6*", "0.010", "6", "0.010"]
+    assert markdown[-1] == (
+        "A value marked * was found but not proved optimal: its method stopped at its time limit (cpsat on 1 row).")
+    csv_text = table(records, "csv")
+    row = csv_rows(csv_text)[0]
+    assert row["cpsat value"] == row["sat value"] == "6" and row["cpsat status"] == "feasible"
+    assert "sat status" not in row, "every SAT value is proved: its status says nothing new"
+    assert "# note: A value of status feasible was found but not proved optimal" in csv_text
+    body = table(records, "latex").split("\\midrule")[1].split("\\bottomrule")[0]
+    assert "& {6*} & feasible &" in body and body.count("*") == 1
+    assert "not proved" not in table(records, "markdown", "cpsat,seconds"), "no value shown, none to explain"
+    # Proved everywhere, nothing is marked and no legend is printed.
+    proved = [{**r, "optimal": True, "status": "optimal"} if r["method"] == "cpsat" else r for r in records]
+    assert "*" not in table(proved, "markdown").split("-->")[1] and "not proved" not in table(proved, "csv")
 
 
 def test_columns_pick_methods_and_measures_in_the_order_given():
@@ -109,7 +135,8 @@ def test_latex_has_booktabs_siunitx_columns_and_a_header_per_method():
     latex = table(queens(), "latex", caption="Queen domination on $n \\times n$ boards", label="tab:queens")
     assert "\\toprule" in latex and "\\midrule" in latex and "\\bottomrule" in latex
     assert "\\caption{Queen domination on $n \\times n$ boards}" in latex and "\\label{tab:queens}" in latex
-    assert "\\multicolumn{3}{c}{greedy}" in latex and "\\multicolumn{3}{c}{sat}" in latex
+    # SAT stopped at its time limit on 9×9: its status is shown, and its value marked.
+    assert "\\multicolumn{3}{c}{greedy}" in latex and "\\multicolumn{4}{c}{sat}" in latex
     assert "\\cmidrule(lr){4-6}" in latex
     column_format = re.search(r"\\begin\{tabular\}\{(.*)\}\n", latex)[1]
     assert column_format.startswith("lll") and column_format.count("S[table-format=") == 8
@@ -117,6 +144,8 @@ def test_latex_has_booktabs_siunitx_columns_and_a_header_per_method():
     body = latex.split("\\midrule")[1].split("\\bottomrule")[0]
     rows = [row.split("&") for row in body.strip().split("\\\\") if row.strip()]
     assert [cell.strip() for cell in rows[1][:3]] == ["", "", "9"], "the piece and variant are written once"
+    assert [cell.strip() for cell in rows[1][-4:-1]] == ["{5*}", "4", "feasible"]
+    assert "{\\footnotesize A value marked * was found but not proved optimal" in latex
 
 
 def test_latex_braces_text_in_number_columns_and_escapes_it():

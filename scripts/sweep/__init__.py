@@ -11,17 +11,18 @@ tidy records as a pandas DataFrame, one row per cell and method::
 """
 
 
-def sweep_frame(kind: str, *, data=None, fresh: bool = False, jobs: int = 1, scheduler: str | None = None,
-                progress: bool = True, **options):
+def sweep_frame(kind: str, *, methods=None, data=None, fresh: bool = False, jobs: int = 1,
+                scheduler: str | None = None, progress: bool = True, **options):
     """The records of a ``kind`` sweep (``domination``, ``tours``, ``paths``, ``nqueens``)
     as a pandas DataFrame with the columns of ``chessdom compare KIND --format json``.
 
     ``options`` are the command's, by their Python names and in its syntax or as Python
     values: ``sizes="4-8"`` or ``sizes=range(4, 9)``, ``pieces``, ``variants``, ``starts``,
-    ``time_limit``, ``node_limit``, ``instances``, ``closed``, ``seed``. Cells are kept in a
-    SQLite file under ``data`` (default: the user's cache directory, as for the command),
-    so a second call returns at once; ``fresh`` recomputes them. ``jobs`` and
-    ``scheduler`` run cells on local processes or a Dask cluster.
+    ``time_limit``, ``node_limit``, ``instances``, ``closed``, ``seed``; ``methods``, as
+    ``--methods``, names the methods a domination sweep runs (``"greedy,auto,bnb,mip"``).
+    Cells are kept in a SQLite file under ``data`` (default: the user's cache directory,
+    as for the command), so a second call returns at once; ``fresh`` recomputes them.
+    ``jobs`` and ``scheduler`` run cells on local processes or a Dask cluster.
 
     Raises ``OptionError`` (a ``ValueError``) naming a bad option, or one the kind does not
     read, and a ``ValueError`` naming ``--scheduler`` for a cluster it cannot reach. Cells that fail are left out with a warning; a later call retries them.
@@ -29,14 +30,15 @@ def sweep_frame(kind: str, *, data=None, fresh: bool = False, jobs: int = 1, sch
     import warnings
 
     from chessdom.scripts.sweep.executors import DaskExecutor, LocalExecutor
-    from chessdom.scripts.sweep.kinds import sweep_cells
+    from chessdom.scripts.sweep.kinds import sweep_cells, sweep_methods
     from chessdom.scripts.sweep.options import bounded_integer, sweep_options
     from chessdom.scripts.sweep.provenance import versions
     from chessdom.scripts.sweep.storage import SweepStore
     from chessdom.scripts.sweep.sweep import run_sweep
     from chessdom.scripts.sweep.grid import pandas
 
-    specs = sweep_cells(sweep_options(kind, **options))
+    options = sweep_options(kind, **options)
+    specs = sweep_cells(options, sweep_methods(kind, methods))
     jobs = bounded_integer("jobs", jobs, 1)
     pd = pandas()  # before the sweep: a missing pandas is named at once, not after an hour
     store = SweepStore(data, versions())

@@ -5,7 +5,7 @@ is made from (:mod:`.tables`, :mod:`.latex`)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -33,19 +33,25 @@ CELL_MEASURES = {"literature": "literature", "up_to_symmetry": "up to symmetry"}
 TEXT_MEASURES = ("status", "via")
 """Measures that are words, not numbers."""
 
+UNPROVED_MARK = "*"
+"""After a value its method did not prove optimal (Markdown and LaTeX; CSV has the status)."""
+
 
 @dataclass(frozen=True)
 class Layout:
     """How a kind reads as a table: the fields naming a row (``board`` is ``n`` on square
     sweeps, ``rows`` and ``cols`` in CSV otherwise), the per-method measures shown unless
-    ``--columns`` says otherwise, the ones it may add, the measures of the whole cell, and
-    which annotations Markdown folds into which measure."""
+    ``--columns`` says otherwise, the ones it may add, the measures of the whole cell,
+    which annotations Markdown folds into which measure, and which records hold a value
+    their method set out to prove optimal and did not (``unproved``: marked, so that it
+    never reads as a proved optimum it happens to equal)."""
 
     index: tuple[str, ...]
     measures: tuple[str, ...]
     optional: tuple[str, ...] = ()
     per_cell: tuple[str, ...] = ()
     folds: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    unproved: Callable[[dict], bool] = lambda record: False
 
 
 @dataclass(frozen=True)
@@ -61,11 +67,13 @@ class Columns:
 
 @dataclass(frozen=True)
 class Grid:
-    """The records arranged as table rows: each row's index values, and its records by method."""
+    """The records arranged as table rows: each row's index values, its records by
+    method, and the layout's test for an unproved value."""
 
     index: tuple[str, ...]
     keys: list[tuple]
     cells: list[dict[str, dict]]
+    unproved: Callable[[dict], bool] = lambda record: False
 
     @classmethod
     def of(cls, records: list[dict], layout: Layout, *, atomic_board: bool) -> Grid:
@@ -78,7 +86,7 @@ class Grid:
         for record in records:
             key = tuple(_index_value(record, name) for name in index)
             rows.setdefault(key, {})[record["method"]] = record
-        return cls(index, list(rows), list(rows.values()))
+        return cls(index, list(rows), list(rows.values()), layout.unproved)
 
     def column(self, method: str, measure: str) -> list:
         return [atomic(measure, cell.get(method)) for cell in self.cells]
@@ -95,7 +103,8 @@ def atomic_frame(grid: Grid, columns: Columns) -> pd.DataFrame:
     for method in columns.methods:
         for measure in columns.measures:
             values = grid.column(method, measure)
-            if _says_something(measure, values, [cell.get(method) for cell in grid.cells], columns.chosen):
+            if _says_something(measure, values, [cell.get(method) for cell in grid.cells], columns.chosen,
+                               grid.unproved):
                 data[(method, measure)] = values
     for measure in columns.per_cell:
         values = grid.cell_column(measure)
@@ -134,10 +143,12 @@ def significant(seconds: float, figures: int = SIGNIFICANT_FIGURES) -> str:
     return f"{rounded:.{max(decimals, 0)}f}"
 
 
-def _says_something(measure: str, values: list, records: list[dict | None], chosen: bool) -> bool:
+def _says_something(measure: str, values: list, records: list[dict | None], chosen: bool,
+                    unproved: Callable[[dict], bool]) -> bool:
     """Whether a method's column belongs in the table. An all-empty column never does;
     unless the user picked the measures, neither does a gap that is always zero nor a
-    status beside a value that is always there (the value says the same)."""
+    status beside a value that is always there and always proved (the value says the
+    same) — an unproved value equal to the optimum differs from a proved one only there."""
     if all(value is None for value in values):
         return False
     if chosen:
@@ -145,7 +156,7 @@ def _says_something(measure: str, values: list, records: list[dict | None], chos
     if measure == "gap":
         return any(values)
     if measure == "status":
-        return any(record is not None and record.get("value") is None for record in records)
+        return any(record is not None and (record.get("value") is None or unproved(record)) for record in records)
     return True
 
 
@@ -180,3 +191,17 @@ def cell_text(measure: str, value) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
+
+
+def unproved_note(grid: Grid, columns: Columns, marked: str) -> list[str]:
+    """The sentence under a table with unproved values, ``marked`` saying how they read,
+    and on how many rows of which of the ``columns``' methods; none when the table shows no
+    value, or every value it shows is proved (or never meant to be)."""
+    methods = columns.methods if "value" in columns.measures else ()
+    counts = {method: sum(1 for cell in grid.cells if cell.get(method) and grid.unproved(cell[method]))
+              for method in methods}
+    counts = {method: rows for method, rows in counts.items() if rows}
+    if not counts:
+        return []
+    which = "; ".join(f"{method} on {rows} row{'s' if rows > 1 else ''}" for method, rows in counts.items())
+    return [f"{marked} was found but not proved optimal: its method stopped at its time limit ({which})."]

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import re
 
-from chessdom.scripts.sweep.grid import CELL_MEASURES, MEASURES, TEXT_MEASURES, Columns, Grid, atomic_frame, cell_text
+from chessdom.scripts.sweep.grid import (
+    CELL_MEASURES, MEASURES, TEXT_MEASURES, UNPROVED_MARK, Columns, Grid, atomic_frame, cell_text,
+)
 
 NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
 """What siunitx reads as a number in an ``S`` column (as this module writes numbers)."""
@@ -17,6 +19,10 @@ def latex(grid: Grid, columns: Columns, comments: list[str], notes: list[str], c
     """``comments`` become ``%`` lines above the table, ``notes`` a footnote-size line under it."""
     frame = atomic_frame(grid, columns)
     texts = frame.apply(lambda column: [cell_text(column.name[1], value) for value in column])
+    for method in {method for method, measure in frame.columns if method and measure == "value"}:
+        # Braced as text in its S column (below), so the mark prints after the number.
+        texts[(method, "value")] = [text + UNPROVED_MARK if cell.get(method) and grid.unproved(cell[method]) else text
+                                    for text, cell in zip(texts[(method, "value")], grid.cells)]
     # Sparse row labels: a piece and a variant once per group, as a reader scans them.
     repeated = {name: texts[[("", other) for other in grid.index[: depth + 1]]].agg("\t".join, axis=1)
                 for depth, name in enumerate(grid.index[:-1])}

@@ -23,6 +23,9 @@ METHOD_COLOURS = {
     # black: its vermilion sat too close to greedy's orange) ...
     "greedy": "#E69F00", "cpsat": "#0072B2", "sat": "#000000", "backtracking": "#009E73",
     "dfs": "#CC79A7", "bfs": "#56B4E9",
+    # ... the default engine in a crimson 60° of hue from greedy's orange, and the two engines
+    # asked for by name in ColorBrewer's purple (PRGn) and green (Dark2) ...
+    "auto": "#D81B60", "bnb": "#7B3294", "mip": "#66A61E",
     # ... and Paul Tol's muted palette for the heuristics and tie-breaks beside them.
     "astar/knight": "#117733", "astar/manhattan3": "#DDCC77", "astar/zero": "#882255", "astar/manhattan": "#AA4499",
     "warnsdorff/first": "#332288", "warnsdorff/random": "#44AA99", "warnsdorff/pohl": "#999933",
@@ -61,7 +64,9 @@ class Panel:
     ``limit`` names a spec field drawn as a line (the node limit); ``piece`` is the marker
     of a kind whose records name no piece; ``cut_off`` tells a record stopped by a limit,
     drawn hollow; ``facet`` titles a piece and variant. ``measured`` tells the records
-    the medians take, and ``left_out`` says in the legend what the others are."""
+    the medians take, and ``left_out`` says in the legend what the others are.
+    ``proved`` tells a record whose method proved its value the best, for a kind where
+    reaching the best value and proving it are two things (a baseline only reaches it)."""
 
     field: str
     label: str
@@ -73,6 +78,7 @@ class Panel:
     facet: Callable[[str | None, str | None], str] = lambda piece, variant: ""
     measured: Callable[[dict], bool] = lambda record: True
     left_out: str | None = None
+    proved: Callable[[dict], bool] | None = None
 
 
 def check_style(styles: tuple[str, ...]) -> None:
@@ -184,15 +190,17 @@ def _panel_axes(axes, records: list[dict], panel: Panel, x_of, marker: str) -> N
         for points in _medians(best, panel.field, x_of, lambda record: False).values():
             xs, ys, _ = zip(*points)
             axes.plot(xs, ys, color="#bbbbbb", linewidth=4, solid_capstyle="round", zorder=1)
-        # Drawn: the methods that miss the best value somewhere, and any value where no best is
-        # known (a model stopped by its time limit before proving an optimum); the others are
-        # named, so that a panel showing the best value alone says why.
+        # Drawn: the methods that miss the best value somewhere, any value where no best is
+        # known (a model stopped by its time limit before proving an optimum), and a value
+        # equal to the best that a limit stopped before its method proved it (hollow on the
+        # band); the others are named, so that a panel showing the best value alone says why.
         missing = {record["method"] for record in records
                    if record.get("gap") or (record.get("gap") is None and record.get(panel.field) is not None)}
-        chosen = [record for record in records if record["method"] in missing]
-        always = [method for method in dict.fromkeys(record["method"] for record in records) if method not in missing]
-        if always:  # above the panel, clear of its data
-            axes.set_title(textwrap.fill(f"{_and(always)}: the {panel.best} at every size", NOTE_WIDTH),
+        matched = _matched(records, panel)
+        chosen = [record for record in records if record["method"] in missing or record["method"] in matched]
+        notes = _best_notes(records, panel, missing, matched)
+        if notes:  # above the panel, clear of its data
+            axes.set_title("\n".join(textwrap.fill(note, NOTE_WIDTH) for note in notes),
                            loc="left", fontsize=6.5, color=REFERENCE)
     for method, points in _medians(chosen, panel.field, x_of, panel.cut_off).items():
         _plot(axes, points, method, marker)
@@ -204,6 +212,43 @@ def _panel_axes(axes, records: list[dict], panel: Panel, x_of, marker: str) -> N
         # Pieces and moves are whole numbers: no tick at 2.5 pieces.
         axes.yaxis.get_major_locator().set_params(integer=True)
     axes.set_ylabel(panel.label)
+
+
+def _best_notes(records: list[dict], panel: Panel, missing: set[str], matched: dict[str, list[str]]) -> list[str]:
+    """What a panel says of the methods it does not draw, or draws on the best value alone:
+    those that reached it at every size (proved it, or only matched it: a baseline), those
+    with no value at all (the branch-and-bound on independence, by their status), and
+    those that ``matched`` it somewhere without proving it."""
+    methods = list(dict.fromkeys(record["method"] for record in records))
+    answered = {record["method"] for record in records if record.get(panel.field) is not None}
+    unanswered = {method: next(r.get("status") for r in records if r["method"] == method)
+                  for method in methods if method not in answered}
+    always = [method for method in methods if method in answered and method not in missing and method not in matched]
+    if panel.proved is None:
+        notes = [f"{_and(always)}: the {panel.best} at every size"] if always else []
+    else:
+        proved = [method for method in always if all(panel.proved(r) for r in records if r["method"] == method)]
+        notes = [f"{_and(group)} {verb} the {panel.best} at every size"
+                 for group, verb in ((proved, "proved"), ([m for m in always if m not in proved], "matched")) if group]
+    notes += [f"{_and([method for method in unanswered if unanswered[method] == status])}: {status}"
+              for status in dict.fromkeys(unanswered.values())]
+    return notes + [f"{method} matched the {panel.best} without proving it at {_and(sizes)}"
+                    for method, sizes in matched.items()]
+
+
+def _matched(records: list[dict], panel: Panel) -> dict[str, list[str]]:
+    """Per method, the sizes (``n = 12``, or ``5×6``) where its value equals the best but a
+    limit stopped it before it proved so: it matched the optimum without proving it."""
+    matched: dict[str, list[str]] = {}
+    for record in records:
+        if record.get("gap") == 0 and panel.cut_off(record):
+            size = f"{record['rows']}" if record["rows"] == record["cols"] else f"{record['rows']}×{record['cols']}"
+            sizes = matched.setdefault(record["method"], [])
+            if size not in sizes:
+                sizes.append(size)
+    square = all(record["rows"] == record["cols"] for record in records)
+    # No-break spaces: the note is wrapped, and "n =" must not end a line apart from its number.
+    return {method: [f"n\u00a0=\u00a0{sizes[0]}", *sizes[1:]] if square else sizes for method, sizes in matched.items()}
 
 
 def _plot(axes, points: list[tuple], method: str, marker: str) -> None:
@@ -246,7 +291,7 @@ def _several_per_size(records: list[dict]) -> bool:
 def _legend(records: list[dict], panel: Panel, pieces: list, left_out: bool = False) -> list:
     from matplotlib.lines import Line2D
 
-    handles = [Line2D([], [], color=METHOD_COLOURS.get(method, "grey"), label=method)
+    handles = [Line2D([], [], color=METHOD_COLOURS.get(method, "grey"), label=_method_label(method, records))
                for method in dict.fromkeys(record["method"] for record in records)]
     if len(pieces) > 1:
         handles += [Line2D([], [], linestyle="none", marker=PIECE_MARKERS.get(piece, "o"), color="black",
@@ -266,6 +311,15 @@ def _legend(records: list[dict], panel: Panel, pieces: list, left_out: bool = Fa
     if left_out and panel.left_out:
         handles.append(Line2D([], [], linestyle="none", label=textwrap.fill(panel.left_out, 28)))
     return handles
+
+
+def _method_label(method: str, records: list[dict]) -> str:
+    """``auto via bnb``: a method that always hands its cells to other engines names them
+    (``auto`` alone says nothing of what ran); one that did so only now and then does not."""
+    vias = [record.get("via") for record in records if record["method"] == method]
+    if not vias or None in vias:
+        return method
+    return f"{method} via {', '.join(dict.fromkeys(vias))}"
 
 
 def _footer(meta: dict) -> str:

@@ -24,9 +24,10 @@ TIMING_FIELDS = ("seconds", *STAMP_FIELDS)
 
 def new_record(spec: dict, method: str) -> dict:
     """A record of ``spec``'s cell with every common field present (``None`` where a kind
-    has nothing to say) and the cell's own parameters after them."""
+    has nothing to say) and the cell's own parameters after them — but not the methods the
+    cell ran, which the records themselves list."""
     record = dict.fromkeys(RECORD_FIELDS)
-    record.update(spec)
+    record.update((name, value) for name, value in spec.items() if name != "methods")
     record["method"] = method
     record["n"] = spec["rows"] if spec["rows"] == spec["cols"] else None
     return record

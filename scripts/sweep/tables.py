@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 
 from chessdom.scripts.sweep.grid import (
-    CELL_MEASURES, MEASURES, Columns, Grid, Layout, atomic, atomic_frame, cell_text, open_bound, pandas,
+    CELL_MEASURES, MEASURES, UNPROVED_MARK, Columns, Grid, Layout, atomic, atomic_frame, cell_text, open_bound,
+    pandas, unproved_note,
 )
 from chessdom.scripts.sweep.latex import latex
 from chessdom.scripts.sweep.options import OptionError, split_list
@@ -20,8 +21,10 @@ from chessdom.scripts.sweep.provenance import machine_name
 FORMATS = ("json", "markdown", "csv", "latex")
 
 
-def parse_columns(text: str | None, kind: str, methods: tuple[str, ...], layout: Layout) -> Columns:
-    """``--columns cpsat,sat,seconds``: method names pick methods, measure names pick
+def parse_columns(text: str | None, kind: str, methods: tuple[str, ...], layout: Layout,
+                  others: tuple[str, ...] = ()) -> Columns:
+    """``--columns cpsat,sat,seconds``: method names pick methods (of the ``methods`` the
+    sweep runs; ``others`` are the kind's methods it could run), measure names pick
     measures, each in the order given; a list without methods keeps every method and one
     without measures keeps the kind's usual ones."""
     if text is None:
@@ -31,6 +34,9 @@ def parse_columns(text: str | None, kind: str, methods: tuple[str, ...], layout:
     if not names:
         raise OptionError("columns", "is empty")
     for name in names:
+        if name in others and name not in methods:
+            raise OptionError("columns", f"{name!r} is a method this sweep does not run: add it to --methods "
+                                         f"(it runs {','.join(methods)})")
         if name not in methods and name not in measures and name not in layout.per_cell:
             raise OptionError("columns", f"{name!r} is neither a method nor a measure of {kind} "
                                          f"(methods: {', '.join(methods)}; measures: "
@@ -50,14 +56,18 @@ def render(records: list[dict], layout: Layout, columns: Columns, fmt: str, meta
     comments = provenance_lines(meta)
     notes = mixing_notes(meta["timing"])
     if fmt == "csv":
-        frame = atomic_frame(Grid.of(records, layout, atomic_board=True), columns)
+        grid = Grid.of(records, layout, atomic_board=True)
+        frame = atomic_frame(grid, columns)
         text = frame.apply(lambda column: [cell_text(column.name[1], value) for value in column]).to_csv(
             index=False, header=[measure if not method else f"{method} {measure}" for method, measure in frame.columns])
+        notes = notes + unproved_note(grid, columns, "A value of status feasible")
         return "".join(f"# {line}\n" for line in comments) + text + "".join(f"# note: {note}\n" for note in notes)
+    grid = Grid.of(records, layout, atomic_board=False)
+    notes = notes + unproved_note(grid, columns, f"A value marked {UNPROVED_MARK}")
     if fmt == "markdown":
-        return _markdown(Grid.of(records, layout, atomic_board=False), layout, columns, comments, notes)
+        return _markdown(grid, layout, columns, comments, notes)
     if fmt == "latex":
-        return latex(Grid.of(records, layout, atomic_board=False), columns, comments, notes, caption, label)
+        return latex(grid, columns, comments, notes, caption, label)
     raise ValueError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
 
 
@@ -98,7 +108,7 @@ def _markdown(grid: Grid, layout: Layout, columns: Columns, comments: list[str],
         if method and measure in folded[method]:
             continue
         if method and measure in layout.folds:
-            texts.append([_folded(measure, layout.folds[measure], cell.get(method)) for cell in grid.cells])
+            texts.append([_folded(measure, layout.folds[measure], cell.get(method), grid) for cell in grid.cells])
         else:
             texts.append([cell_text(measure, value) for value in frame[(method, measure)]])
         # A method's first column is headed by its name alone, the others add the measure.
@@ -112,13 +122,16 @@ def _markdown(grid: Grid, layout: Layout, columns: Columns, comments: list[str],
             + "".join(f"\n{note}\n" for note in notes))
 
 
-def _folded(host: str, annotations: tuple[str, ...], record: dict | None) -> str:
-    """Markdown's compact cell: ``6 (+1)``, ``5 (lb 4)``, ``unknown``, ``found 8840 via x``."""
+def _folded(host: str, annotations: tuple[str, ...], record: dict | None, grid: Grid) -> str:
+    """Markdown's compact cell: ``6 (+1)``, ``5* (lb 4)`` (not proved optimal), ``unknown``,
+    ``5 via bnb``, ``found 8840 via x``."""
     if record is None:
         return ""
     if host == "value" and record.get("value") is None:
         return record.get("status") or "" if "status" in annotations else ""
     text = cell_text(host, atomic(host, record))
+    if host == "value" and grid.unproved(record):
+        text += UNPROVED_MARK
     for annotation in annotations:
         if annotation == "bound" and (bound := open_bound(record))[1] is not None:
             text += f" ({bound[0]} {bound[1]})"

@@ -34,6 +34,7 @@ def warm_up(kinds: Iterable[str]) -> None:
         if kind in WARM_UP_SECONDS:
             continue
         started = time.perf_counter()
-        for spec in sweep_cells(sweep_options(kind, **WARM_UP_OPTIONS[kind])):
+        # Every method the kind has, whichever the sweep runs: a worker may take cells of several sweeps.
+        for spec in sweep_cells(sweep_options(kind, **WARM_UP_OPTIONS[kind]), KINDS[kind].METHODS):
             KINDS[kind].run(spec)
         WARM_UP_SECONDS[kind] = time.perf_counter() - started
