@@ -15,11 +15,11 @@ LARGEST_SIDE = 64
 SYMBOL = {"domination": "γ", "independent_domination": "i", "total_domination": "γt", "independence": "β"}
 
 
-def _and(words: list[str]) -> str:
+def joined(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def _segments(piece, objective) -> tuple[tuple[int, int, str], ...]:
+def segments(piece, objective) -> tuple[tuple[int, int, str], ...]:
     """The sides where one rule holds, as (first side, last side, rule name)."""
     from chessdom.chessboard import Board, PlacementProblem
     from chessdom.models.dispatch.auto_rules import auto_rule
@@ -30,7 +30,7 @@ def _segments(piece, objective) -> tuple[tuple[int, int, str], ...]:
                  for name, group in ((name, list(group)) for name, group in groupby(names, key=lambda item: item[1])))
 
 
-def _sides(first: int, last: int) -> str:
+def sides(first: int, last: int) -> str:
     if first == 1 and last == LARGEST_SIDE:
         return "every size"
     if first == 1:
@@ -40,7 +40,7 @@ def _sides(first: int, last: int) -> str:
     return f"{first}×{first} to {last}×{last}"
 
 
-def _problems(pairs: list) -> str:
+def problems(pairs: list) -> str:
     """``[(queen, γ), (queen, i), (rook, γ)]`` → "γ and i of queens; γ of rooks"; pieces with
     the same problems share a clause."""
     by_piece: dict = {}
@@ -49,7 +49,7 @@ def _problems(pairs: list) -> str:
     clauses: dict[tuple[str, ...], list[str]] = {}
     for piece, symbols in by_piece.items():
         clauses.setdefault(tuple(symbols), []).append(f"{piece.value}s")
-    return "; ".join(f"{_and(list(symbols))} of {_and(pieces)}" for symbols, pieces in clauses.items())
+    return "; ".join(f"{joined(list(symbols))} of {joined(pieces)}" for symbols, pieces in clauses.items())
 
 
 def picks_table() -> str:
@@ -60,12 +60,12 @@ def picks_table() -> str:
     groups: dict[tuple, list] = {}
     for piece in Piece:
         for objective in Objective:
-            groups.setdefault(_segments(piece, objective), []).append((piece, objective))
+            groups.setdefault(segments(piece, objective), []).append((piece, objective))
     rows = ["| problems | boards | `auto` picks | by the rule |", "|---|---|---|---|"]
-    for segments, pairs in groups.items():
-        for index, (first, last, name) in enumerate(segments):
-            problems = _problems(pairs) if index == 0 else ""
-            rows.append(f"| {problems} | {_sides(first, last)} | `{backend[name]}` | `{name}` |")
+    for spans, pairs in groups.items():
+        for index, (first, last, name) in enumerate(spans):
+            named = problems(pairs) if index == 0 else ""  # a problem's later sizes under its first
+            rows.append(f"| {named} | {sides(first, last)} | `{backend[name]}` | `{name}` |")
     return "\n".join(rows)
 
 
