@@ -107,10 +107,11 @@ def _served() -> tuple[str, dict, dict]:
     server = ServerProcess(data / "var", workers=None, threads=None, solver_slots=None, log=data / "serve.log")
     try:
         server.start(timeout=120)
-        log = (data / "serve.log").read_text(encoding="utf-8")
         answer = server.post("/domination", json=SERVICE_QUESTION)
         answer.raise_for_status()
-        return log, answer.json(), _cancel_finished(server)
+        refused = _cancel_finished(server)
+        # Read last: the first worker answers while the second may still be booting.
+        return (data / "serve.log").read_text(encoding="utf-8"), answer.json(), refused
     finally:
         server.stop()
         shutil.rmtree(data, ignore_errors=True)
