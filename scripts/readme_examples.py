@@ -134,9 +134,8 @@ def _cancel_finished(server: ServerProcess, timeout: float = 120.0) -> dict:
 
 
 def serve_example() -> str:
-    """What ``make serve`` prints until the service answers: the command make echoes, then
-    the server's log, each line's time and process id written ``[…]`` and the port
-    ``make serve``'s."""
+    """What ``make serve`` prints as it starts: the command make echoes, then the server's
+    log, each line's time and process id written ``[…]`` and the port ``make serve``'s."""
     log = _served()[0]
     lines = [f".venv/bin/chessdom serve --host 127.0.0.1 --port {SERVE_PORT} --data ./var"]
     for line in LOG_STAMP.sub("[…] ", log).splitlines():
