@@ -90,3 +90,12 @@ def test_skeleton_keeps_the_proof_and_the_solvers_name():
     assert skeleton(answer) == skeleton({**answer, "placement": ["h8"], "wall_time": 2.0})
     assert skeleton(answer) != skeleton({**answer, "proof": "q"})
     assert skeleton(answer) != skeleton({**answer, "solver": {"name": "branch-and-bound", "version": "1"}})
+
+
+def test_the_readmes_error_is_the_one_the_library_raises():
+    from chessdom import solve_placement
+
+    quoted = re.search(r"`(piece: 'quen' [^`]*)`", readme_examples.README.read_text(encoding="utf-8"))
+    with pytest.raises(ValueError) as raised:
+        solve_placement("quen", 8)
+    assert quoted and quoted[1] == str(raised.value), "the README quotes another error than the library raises"
