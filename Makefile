@@ -1,6 +1,6 @@
 # Two commands do all the setup: `make serve` and `make test`. Each (re)creates .venv
-# when pyproject.toml is newer than the last install; so does `make docs`, which serves
-# the documentation site on DOCS_PORT.
+# when pyproject.toml is newer than the last install; so do `make docs`, which serves
+# the documentation site on DOCS_PORT, and `make site`, which builds it into site/.
 PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
@@ -9,7 +9,7 @@ PORT ?= 5000
 DATA ?= ./var
 DOCS_PORT ?= 8000
 
-.PHONY: serve test docs venv clean
+.PHONY: serve test docs site venv clean
 
 $(STAMP): pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,10 @@ test: $(STAMP)
 
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs serve --dev-addr $(HOST):$(DOCS_PORT)
+
+# NO_MKDOCS_2_WARNING: mkdocs-material otherwise prints a banner about MkDocs 2 first.
+site: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
 
 clean:
 	rm -rf $(VENV) var site .pytest_cache .hypothesis

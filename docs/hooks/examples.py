@@ -9,9 +9,11 @@ builds, on a throw-away data directory, through its test client: no port, no ser
 
 Options follow ``output:``, comma-separated: ``last N`` shows the last N lines only,
 ``exit N`` is the status the commands must end with (0 unless said), ``keys K …`` keeps
-only these keys of a JSON answer. A command that fails, or ends with another status, fails
-the build. ``{certificate_id}`` anywhere on the page becomes the id of the certificate
-the page's last service answer carried."""
+only these keys of a JSON answer, ``wrapped`` prints a JSON answer one top-level key a line
+(indented, it would take three times the lines). A command that fails, or ends with
+another status, fails the build. ``{certificate_id}`` anywhere on the page becomes the
+id of the certificate the page's last service answer carried, ``{job_id}`` the id of the
+last job the page submitted (the service runs no jobs here: a job stays queued)."""
 
 from __future__ import annotations
 
@@ -23,6 +25,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from chessdom.scripts.readme_examples import wrapped_json
 
 # The script holds no ``` of its own: a block without a marker is never run with the next.
 OUTPUT = re.compile(r"^```sh\n(?P<script>(?:[^`]|`(?!``))*?)^```\n+<!-- output(?::(?P<options>[^>]*?))? -->", re.M)
@@ -42,12 +46,13 @@ class PageRun:
     def __init__(self, scratch: Path):
         self.scratch = scratch
         self.certificate_id: str | None = None
+        self.job_id: str | None = None
         self._app = None
 
     def block(self, match: re.Match) -> str:
         script, options = match["script"], _options(match["options"])
         if script.lstrip().startswith("curl"):
-            printed = self._service(script, options.get("keys"))
+            printed = self._service(script, options.get("keys"), "wrapped" in options)
         else:
             printed = self._shell(script, int(options.get("exit", ["0"])[0]))
         if "last" in options:
@@ -64,7 +69,7 @@ class PageRun:
                                f"{done.stdout}{done.stderr}")
         return done.stdout
 
-    def _service(self, script: str, keys: list[str] | None) -> str:
+    def _service(self, script: str, keys: list[str] | None, wrapped: bool) -> str:
         """The service's answer to a ``curl`` example: POST with ``-d``, else GET."""
         words = shlex.split(script.replace("\\\n", " "))
         url = next(word for word in words if word.startswith(SERVICE))
@@ -80,8 +85,10 @@ class PageRun:
         certificate = answer.get("certificate") if isinstance(answer, dict) else None
         if certificate:
             self.certificate_id = certificate["id"]
+        if path == "/jobs" and response.status_code == 202:
+            self.job_id = answer["id"]
         shown = {key: answer[key] for key in keys} if keys else answer
-        return json.dumps(shown, indent=2, ensure_ascii=False) + "\n"
+        return wrapped_json(shown) if wrapped else json.dumps(shown, indent=2, ensure_ascii=False) + "\n"
 
     def _client(self):
         if self._app is None:
@@ -106,8 +113,9 @@ def on_page_markdown(markdown: str, page, config, files):
             run.close()
     if "<!-- output" in markdown:
         raise ValueError(f"{page.file.src_uri}: an output marker does not follow an sh block directly")
-    if "{certificate_id}" in markdown:
-        if run.certificate_id is None:
-            raise ValueError(f"{page.file.src_uri} names {{certificate_id}} but no answer on it carried a certificate")
-        markdown = markdown.replace("{certificate_id}", run.certificate_id)
+    for name, value in (("certificate_id", run.certificate_id), ("job_id", run.job_id)):
+        if "{" + name + "}" in markdown:
+            if value is None:
+                raise ValueError(f"{page.file.src_uri} names {{{name}}} but no answer on it gave one")
+            markdown = markdown.replace("{" + name + "}", value)
     return markdown
