@@ -2,13 +2,16 @@
 
 - :mod:`.encodings` — the CP-SAT, SAT and SCIP (MIP) encodings of one formulation, lex-leader
   symmetry breaking, and N-Queens by CP-SAT;
-- :mod:`.dispatch` — the solve dispatcher: :func:`solve`, its auto rules chosen by
-  measurement, live bounds, opt-in theorems, and the literature table (for comparison only);
+- :mod:`.dispatch` — the solve dispatcher: :func:`solve` (its options grouped, for callers
+  that carry them: :func:`solve_with` with :class:`SolveOptions`, :class:`CountOptions` and
+  :class:`CubeOptions`), its auto rules chosen by measurement, live bounds, opt-in
+  theorems, and the literature table (for comparison only);
 - :mod:`.counting` — counting the optimal placements up to symmetry: symmetric regions, the
   parts of a count and their orbit weights, the listers, the tally and its checkpoint;
 - :mod:`.cubes` — cube-and-conquer: SAT queries split into cubes run on any executor;
 - :mod:`.certificates` — the certificate maker: the contract's formula, the proofs logged by
-  the run that answers, the manifest, written into a directory it is given.
+  a search of their own (CaDiCaL on that formula, after the solve that answered: the
+  backend's own proof is not kept), the manifest, written into a directory it is given.
 
 This package's names are the public face; each room's modules import one another by their
 own names."""
@@ -17,10 +20,10 @@ if __name__ != "chessdom.models":  # pragma: no cover - the folder is mapped int
     raise ImportError("import this package as chessdom.models")
 
 from chessdom.models.counting.count import count_placements
-from chessdom.models.dispatch.arguments import MAX_SIDE, SOLVERS
+from chessdom.models.dispatch.arguments import MAX_SIDE, SOLVERS, CountOptions, CubeOptions, SolveOptions
 from chessdom.models.dispatch.auto_rules import choose_backend
 from chessdom.models.dispatch.literature import literature_value
-from chessdom.models.dispatch.solve import PlacementCheckFailed, solve
+from chessdom.models.dispatch.solve import PlacementCheckFailed, solve, solve_with
 from chessdom.models.encodings.cpsat import CpSatParams, build_model
 from chessdom.models.encodings.nqueens import NQUEENS_MAX_SIZE, NQUEENS_MODES, solve_nqueens
 from chessdom.models.encodings.sat import SatParams, build_cnf
@@ -30,9 +33,12 @@ __all__ = [
     "NQUEENS_MAX_SIZE",
     "NQUEENS_MODES",
     "SOLVERS",
+    "CountOptions",
     "CpSatParams",
+    "CubeOptions",
     "PlacementCheckFailed",
     "SatParams",
+    "SolveOptions",
     "build_cnf",
     "build_model",
     "choose_backend",
@@ -40,4 +46,5 @@ __all__ = [
     "literature_value",
     "solve",
     "solve_nqueens",
+    "solve_with",
 ]

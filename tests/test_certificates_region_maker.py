@@ -134,11 +134,11 @@ def _placement_of(partition, counts):
 # ---- certificates, checked by the independent checker ---------------------------------------
 
 
-def certify(tmp_path, piece, size, variant="plain", count=False, **options):
+def certify(tmp_path, piece, size, variant="plain", count=False, executor=None, **options):
     result = solve_placement(piece, size, variant=variant, count=count, representatives=count)
     directory = tmp_path / f"{piece}-{size}-{variant}{'-count' if count else ''}"
     manifest = make_certificate(result, directory, CertifyOptions(time_limit=120, split="regions", **options),
-                                enumeration=count).manifest
+                                enumeration=count, executor=executor).manifest
     return result, directory, manifest
 
 

@@ -8,9 +8,11 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from chessdom.api.runtime import tasks
+from chessdom.api.runtime.calls import Certify, PlacementArguments
 from chessdom.api.runtime.certificate_store import CertificateStore
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
 from chessdom.library import solve_placement
+from chessdom.models import CountOptions, SolveOptions
 from chessdom.models.certificates import CertifyOptions, make_certificate
 from chessdom.models.certificates.prover import ProofRun
 
@@ -73,7 +75,8 @@ def test_a_certified_solve_reports_its_answer_then_each_certificates_states(tmp_
     events = []
     monkeypatch.setattr(tasks, "report_event", events.append)
     monkeypatch.setattr(tasks, "_certificates", CertificateStore(tmp_path))
-    answer = tasks.placement(queens(5), time_limit=60, certify=True, count=True)
+    answer = tasks.placement(PlacementArguments(problem=queens(5), solve=SolveOptions(time_limit=60),
+                                                count=CountOptions(), certify=Certify()))
     assert answer.certification.certificate.checked and answer.count_certification.certificate.checked
     certifying = [event for event in events if event.get("certifying")]
     assert all(event["value"] == 3 and event["lower_bound"] == event["upper_bound"] == 3 for event in certifying)
@@ -90,7 +93,8 @@ def test_a_certificate_with_no_room_is_unavailable_on_the_progress_saying_why(tm
     events = []
     monkeypatch.setattr(tasks, "report_event", events.append)
     monkeypatch.setattr(tasks, "_certificates", CertificateStore(tmp_path))
-    answer = tasks.placement(queens(4), time_limit=60, certify=True, max_certificate_bytes=0)
+    answer = tasks.placement(PlacementArguments(problem=queens(4), solve=SolveOptions(time_limit=60),
+                                                certify=Certify(max_total_bytes=0)))
     reason = answer.certification.unavailable
     assert "no room left" in reason
     assert [event["certificate"] for event in events if event.get("certifying")] == [
