@@ -85,16 +85,23 @@ def knight_tour(
     settled = _settled_without_search(board, start_square, closed, report)
     if settled is not None:
         return settled
-    walk = None
-    if method == "warnsdorff" and tie_break == "squirrel_cull" and not (closed or lookahead):
-        walk = _squirrel_cull_rule(board, start_square, node_limit, backtracking, report.trace)
-        if walk is not None and (walk.status == "found" or not backtracking):
-            return report.searched(walk, tie_break)
-    squares = _by_blocks(board, start_square, closed, method, report.trace)
+    rule = WarnsdorffRule(tie_break=tie_break, lookahead=lookahead, backtracking=backtracking, seed=seed)
+    return _tour(board, start_square, method, rule, node_limit, report)
+
+
+def _tour(board: Board, start: Square, method: str, rule: WarnsdorffRule, node_limit: int,
+          report: _TourReport) -> TourResult:
+    """The tour by Squirrel & Cull's rule where it applies and is asked for, else by block
+    construction where :func:`_by_blocks` applies, else by the search ``method`` names."""
+    closed, walk = report.closed, None
+    if method == "warnsdorff" and rule.tie_break == "squirrel_cull" and not (closed or rule.lookahead):
+        walk = _squirrel_cull_rule(board, start, node_limit, rule.backtracking, report.trace)
+        if walk is not None and (walk.status == "found" or not rule.backtracking):
+            return report.searched(walk, rule.tie_break)
+    squares = _by_blocks(board, start, closed, method, report.trace)
     if squares is not None:
         return report.result("found", squares, board.num_squares, method="divide_and_conquer", tie_break=None)
-    rule = WarnsdorffRule(tie_break=tie_break, lookahead=lookahead, backtracking=backtracking, seed=seed)
-    outcome, used = _search_tour(board, start_square, closed, method, rule, node_limit, walk, report.trace)
+    outcome, used = _search_tour(board, start, closed, method, rule, node_limit, walk, report.trace)
     return report.searched(outcome, used)
 
 

@@ -385,7 +385,7 @@ def test_a_bound_proved_before_the_time_limit_stopped_the_backend_is_in_the_answ
     five = parse_squares(board, solve(queens(8)).placement)
     words = "sat: no placement of 3 exists (cadical195, itotalizer)"
 
-    def stopped(problem, backend, time_limit, seed, theorem, on_event, *rest):
+    def stopped(problem, backend, options, theorem, on_event, cubes):
         on_event(("solution", five))
         on_event(("bound", 4, words))
         return Outcome(five, None, None, solver_name="stopped by its time limit")  # as the cubes ended

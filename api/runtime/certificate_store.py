@@ -122,7 +122,7 @@ class CertificateStore:
             if left <= 0:
                 raise CertificateUnavailable(_no_room(limit, reserved))
             # A certificate of one proof takes about its proof's size; a cube bundle may take
-            # more, which _settle then grants only from what is still free.
+            # more, which _commit then grants only from what is still free.
             amount = min(left, self.max_proof_bytes)
             lock = hold_lock_file(writing)
             try:
