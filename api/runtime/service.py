@@ -1,9 +1,10 @@
 """One path for every solve, synchronous or queued: serve a cached proven optimum, or run
 the call in a worker (with the certificates the room grants it,
 :meth:`~chessdom.api.runtime.certificate_store.CertificateRoom.grant`); then record the
-run, cache what was proved and file its certificate under its owner. A job's run and certificate are recorded with its result, in one
-transaction (:meth:`~chessdom.api.runtime.store.Store.finish_job`); a synchronous solve's
-answer is given even when the store cannot record it (its disk full, or read-only)."""
+run, cache what was proved and file its certificate under its owner. A job's run and
+certificate are recorded with its result, in one transaction
+(:meth:`~chessdom.api.runtime.store.Store.finish_job`); a synchronous solve's answer is
+given even when the store cannot record it (its disk full, or read-only)."""
 
 from __future__ import annotations
 
