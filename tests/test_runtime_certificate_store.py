@@ -111,3 +111,24 @@ def test_a_counts_certificate_is_its_tokens_too(make_app):
     for url in (links["manifest"], links["archive"]):
         assert client.get(url, headers=alice).status_code == 200
         assert client.get(url, headers=bob).status_code == 404
+
+
+def test_a_certificates_bytes_are_filed_as_its_worker_measured_them(make_app):
+    client = make_app(run_jobs=False).test_client()
+    context = client.application.extensions["chessdom"]
+    answer = client.post("/domination", json={"size": 5, "piece": "queen", "certify": True, "count": True}).get_json()
+    ids = [answer["certificate"]["id"], answer["count"]["certificate"]["id"]]
+    on_disk = sum(context.service.certificates.size(certificate_id) for certificate_id in ids)
+    assert on_disk > 0 and context.store.stored_bytes(None) == on_disk
+
+
+def test_a_token_at_its_storage_bound_gets_its_answer_without_certificates_saying_why(make_app):
+    client = make_app(run_jobs=False, tokens=frozenset({"alice-token"}), max_stored_bytes_per_token=1).test_client()
+    alice = {"Authorization": "Bearer alice-token"}
+    body = {"size": 4, "piece": "queen", "certify": True, "count": True, "cache": False}
+    first = client.post("/domination", json=body, headers=alice).get_json()
+    assert first["certificate"]["checked"] and first["count"]["certificate"]["checked"]
+    refused = client.post("/domination", json=body, headers=alice).get_json()
+    assert refused["value"] == 2 and refused["certificate"] is None
+    assert refused["certificate_unavailable"] == "this token stores 1 bytes already, the most one may"
+    assert "certificate" not in refused["count"]  # decided before the solve ran: no count certificate was tried

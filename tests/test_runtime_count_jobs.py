@@ -65,3 +65,18 @@ def test_only_count_jobs_get_a_state_and_ended_jobs_folders_are_swept(tmp_path):
     orphan.mkdir(parents=True)
     count_states.sweep(store)
     assert not orphan.parent.exists()
+
+
+def test_a_job_kept_by_a_server_whose_calls_were_untyped_runs_from_its_parameters():
+    from dataclasses import replace
+
+    from chessdom.api.runtime.calls import NQueensArguments, call_bytes
+    from chessdom.api.runtime.jobs import JobRunner
+
+    params = {"size": 8, "mode": "count"}
+    typed = job_call("nqueens", params)
+    untyped = replace(typed, arguments={"size": 8, "mode": "count"})  # as servers before typed calls kept them
+    runner = JobRunner(None, None, job_call, concurrency=1, lease=1.0, retention=1.0, runner=None)
+    for kept in (call_bytes(typed), call_bytes(untyped)):
+        call = runner._call_of({"call": kept, "kind": "nqueens", "params": params})
+        assert isinstance(call.arguments, NQueensArguments) and call.arguments.mode == "count"
