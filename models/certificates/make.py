@@ -135,21 +135,21 @@ def _write(result: PlacementResult, directory: Path, options: CertifyOptions, en
     return CertificateSummary.of(_make(result, directory, encoding_and_order, listed, proving))
 
 
-def _make(result: PlacementResult, staged: Path, encoding_and_order: tuple[str, str], listed: Enumeration | None,
-          proving: Proving) -> dict:
-    """The certificate written into ``staged`` and checked: its manifest."""
+def _make(result: PlacementResult, directory: Path, encoding_and_order: tuple[str, str],
+          listed: Enumeration | None, proving: Proving) -> dict:
+    """The certificate written into ``directory`` and checked: its manifest."""
     proving.report({"state": "making"})
     encoding, order = encoding_and_order
     bound = result.value if listed is not None else refuted_bound(result.problem, result.value)
     formula = _formula(result.problem, bound, encoding, order, listed)
-    formula.write_dimacs(staged / FORMULA)
-    evidence = _evidence(result.problem, formula, staged, bound, encoding_and_order, listed is not None, proving)
-    manifest = manifest_of(result, bound, encoding, order, staged, formula, evidence, listed)
-    write_manifest(staged, manifest)
+    formula.write_dimacs(directory / FORMULA)
+    evidence = _evidence(result.problem, formula, directory, bound, encoding_and_order, listed is not None, proving)
+    manifest = manifest_of(result, bound, encoding, order, directory, formula, evidence, listed)
+    write_manifest(directory, manifest)
     proving.report({"state": "checking"})
-    manifest["check"] = independent_check(staged, remaining(proving.deadline),
+    manifest["check"] = independent_check(directory, remaining(proving.deadline),
                                           proving.options.workers if evidence.run is None else 1)
-    write_manifest(staged, manifest)
+    write_manifest(directory, manifest)
     return manifest
 
 
