@@ -2,7 +2,8 @@
 error field names all derive from :data:`KINDS`: adding a kind is one :class:`Kind`.
 
 A request becomes the runtime's :class:`~chessdom.api.runtime.calls.Call` once, at the
-edge: the route runs it, or queues it with the job. Square
+edge, its arguments typed (the problem, how to solve it, what to count, whether to
+certify): the route runs it, or queues it with the job. Square
 names are checked against the board there, so a bad one is a 422 naming its field before
 any work is queued. The runtime knows nothing of this registry: it is handed calls."""
 
@@ -16,12 +17,15 @@ from typing import Annotated, Literal, Union
 from pydantic import ConfigDict, Field, RootModel, create_model
 
 from chessdom.chessboard import PLACEMENT_VARIANTS, NQueensResult, Piece, PlacementProblem, PlacementResult
+from chessdom.models import CountOptions, SolveOptions
 from chessdom.native_search import PathResult, TourResult
 
 from chessdom.api import requests, responses
 from chessdom.api.requests.rules import StrictModel
 from chessdom.api.runtime import tasks
-from chessdom.api.runtime.calls import Call, square, squares
+from chessdom.api.runtime.calls import (
+    Call, Certify, NQueensArguments, PathArguments, PlacementArguments, TourArguments, VerifyArguments, square, squares,
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -49,10 +53,17 @@ def _placement_call(kind: str, variant: str, request: requests.PlacementRequest)
     # not: a proven optimum is the same whatever limit it was proved within. A certified
     # answer is never cached: its certificate expires with the retention.
     key = "placement:" + json.dumps({**problem.to_dict(), **options}, sort_keys=True, separators=(",", ":"))
-    arguments = {"problem": problem, "time_limit": request.time_limit, "certify": request.certify, **options}
+    arguments = PlacementArguments(
+        problem=problem,
+        solve=SolveOptions(solver=request.solver, time_limit=request.time_limit, seed=request.seed,
+                           use_theorems=request.use_theorems),
+        count=CountOptions(representatives=request.representatives) if request.count else None,
+        certify=Certify() if request.certify else None,  # its terms are the service's (CertificateRoom.grant)
+        trace=request.trace,
+    )
     return Call(
         kind=kind, task=tasks.placement, arguments=arguments, time_limit=request.time_limit,
-        cache_key=None if request.certify else key, read_cache=request.cache, problem=problem.to_dict(),
+        cache_key=None if request.certify else key, read_cache=request.cache, record=problem.to_dict(),
         summarize=_placement_run,
     )
 
@@ -66,67 +77,69 @@ def independence_call(request: requests.IndependenceRequest) -> Call:
 
 
 def nqueens_call(request: requests.NQueensRequest) -> Call:
-    arguments = request.model_dump(exclude_none=True)
+    arguments = NQueensArguments(size=request.size, mode=request.mode, method=request.method,
+                                 up_to_symmetry=request.up_to_symmetry, time_limit=request.time_limit,
+                                 trace=request.trace, trace_offset=request.trace_offset)
     time_limit = request.time_limit if request.method == "cpsat" else None
     return Call(kind="nqueens", task=tasks.nqueens, arguments=arguments, time_limit=time_limit,
-                problem=_request_record(request), summarize=_nqueens_run)
+                record=_request_record(request), summarize=_nqueens_run)
 
 
 def tour_call(request: requests.TourRequest) -> Call:
     board = request.board
-    arguments = {
-        "board": board,
-        "start": square(board, request.start, "start") if request.start is not None else None,
-        **request.model_dump(include={"closed", "method", "tie_break", "lookahead", "backtracking", "node_limit",
-                                      "seed", "trace", "trace_offset"}),
-    }
-    return Call(kind="tour", task=tasks.tour, arguments=arguments, problem=_request_record(request),
+    arguments = TourArguments(
+        board=board, start=square(board, request.start, "start") if request.start is not None else None,
+        closed=request.closed, method=request.method, tie_break=request.tie_break, lookahead=request.lookahead,
+        backtracking=request.backtracking, node_limit=request.node_limit, seed=request.seed, trace=request.trace,
+        trace_offset=request.trace_offset,
+    )
+    return Call(kind="tour", task=tasks.tour, arguments=arguments, record=_request_record(request),
                 summarize=_tour_run)
 
 
 def path_call(request: requests.PathRequest) -> Call:
     board = request.board
-    arguments = {
-        "board": board,
-        "start": square(board, request.start, "start"),
-        "goals": squares(board, request.goals, "goals"),
-        "blocked": squares(board, request.blocked, "blocked"),
-        "enemies": [
+    arguments = PathArguments(
+        board=board,
+        start=square(board, request.start, "start"),
+        goals=squares(board, request.goals, "goals"),
+        blocked=squares(board, request.blocked, "blocked"),
+        enemies=[
             (Piece(enemy.piece), square(board, enemy.square, f"enemies.{index}.square"))
             for index, enemy in enumerate(request.enemies)
         ],
-        "method": request.method,
-        "heuristic": request.heuristic,
-        "trace": request.trace,
-    }
-    return Call(kind="path", task=tasks.path, arguments=arguments, problem=_request_record(request),
+        method=request.method,
+        heuristic=request.heuristic,
+        trace=request.trace,
+    )
+    return Call(kind="path", task=tasks.path, arguments=arguments, record=_request_record(request),
                 summarize=_path_run)
 
 
 def verify_call(request: requests.VerifyRequest) -> Call:
     """A check, not a solve: it is not recorded in the run history."""
-    arguments = {"board": request.board, "piece": request.piece, "names": request.names}
-    return Call(kind="verify", task=tasks.verify, arguments=arguments)
+    return Call(kind="verify", task=tasks.verify,
+                arguments=VerifyArguments(board=request.board, piece=request.piece, names=request.names))
 
 
 # ---- the declarations ---------------------------------------------------------------------
 
 
-def _placement_run(arguments: dict, result: PlacementResult):
+def _placement_run(arguments: PlacementArguments, result: PlacementResult):
     return result.solver.name, result.status.value, result.value
 
 
-def _nqueens_run(arguments: dict, result: NQueensResult):
-    counted = arguments["mode"] == "count"
+def _nqueens_run(arguments: NQueensArguments, result: NQueensResult):
+    counted = arguments.mode == "count"
     return result.method, "counted" if counted else "found", result.count
 
 
-def _tour_run(arguments: dict, result: TourResult):
+def _tour_run(arguments: TourArguments, result: TourResult):
     return result.method, result.status, len(result.squares) if result.squares is not None else 0
 
 
-def _path_run(arguments: dict, result: PathResult):
-    return arguments["method"], result.status, result.length
+def _path_run(arguments: PathArguments, result: PathResult):
+    return arguments.method, result.status, result.length
 
 
 KINDS: dict[str, Kind] = {

@@ -26,7 +26,7 @@ from chessdom.chessboard import Board, Square
 from chessdom.chessboard.pieces import KNIGHT_STEPS
 from chessdom.native_search.knight_graph import knight_neighbours
 from chessdom.native_search.tour_arrays import CHUNK, square_dtype
-from chessdom.native_search.tour_search import warnsdorff_tour
+from chessdom.native_search.tour_search import WarnsdorffRule, warnsdorff_tour
 
 MIN_EVEN_SIDE = 12  # two block rows of at least 6 ranks
 MIN_OTHER_SIDE = 10  # two block columns of at least 5 files
@@ -155,9 +155,8 @@ def _block_path(height: int, width: int, entry: Square, finals: frozenset[Square
     ``finals`` (anywhere for ``None``), or ``None`` when the attempts all fail."""
     neighbours = knight_neighbours(Board(height, width))
     for tie_break, seed in _BLOCK_ATTEMPTS:
-        outcome = warnsdorff_tour(
-            neighbours, entry, finals=finals, tie_break=tie_break, seed=seed, node_limit=BLOCK_NODE_LIMIT
-        )
+        outcome = warnsdorff_tour(neighbours, entry, WarnsdorffRule(tie_break=tie_break, seed=seed), finals=finals,
+                                  node_limit=BLOCK_NODE_LIMIT)
         if outcome.status == "found":
             return tuple(outcome.path)
     return None

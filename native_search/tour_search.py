@@ -77,16 +77,25 @@ def depth_first_tour(
     return SearchOutcome("none", None, nodes)
 
 
+@dataclass(frozen=True, kw_only=True)
+class WarnsdorffRule:
+    """How Warnsdorff's rule breaks ties and whether it backtracks: the tie-break
+    (``first``, ``random`` drawn by ``seed``, ``pohl``, ``roth``, ``squirrel_cull``), the
+    lookahead depth, and ``backtracking`` (without it a stuck walk ends ``dead_end``)."""
+
+    tie_break: str = "first"
+    lookahead: int = 0
+    backtracking: bool = True
+    seed: int = 0
+
+
 def warnsdorff_tour(
     neighbours: Neighbours,
     start: Square,
+    rule: WarnsdorffRule = WarnsdorffRule(),
     *,
     finals: Collection[Square] | None = None,
-    tie_break: str = "first",
-    lookahead: int = 0,
-    backtracking: bool = True,
     node_limit: int,
-    seed: int = 0,
     trace: Trace | None = None,
 ) -> SearchOutcome:
     """Warnsdorff's rule (1823): move to the unvisited square with the fewest onward
@@ -106,10 +115,10 @@ def warnsdorff_tour(
     A traced Warnsdorff move carries the candidates it was chosen from, best first, with
     their onward moves (seed 001's accessibility numbers) and, on a tie, the tie-break.
     """
-    tour = partial_tour(TourGraph.of(neighbours, finals), backtracking)
-    order = _tie_break_order(tour.graph, tie_break, lookahead, seed)
-    tie_label = f"lookahead_{lookahead}" if lookahead else tie_break
-    return _search(tour, start, order, tie_label, backtracking, node_limit, trace)
+    tour = partial_tour(TourGraph.of(neighbours, finals), rule.backtracking)
+    order = _tie_break_order(tour.graph, rule.tie_break, rule.lookahead, rule.seed)
+    tie_label = f"lookahead_{rule.lookahead}" if rule.lookahead else rule.tie_break
+    return _search(tour, start, order, tie_label, rule.backtracking, node_limit, trace)
 
 
 def _tie_break_order(graph: TourGraph, tie_break: str, lookahead: int, seed: int) -> Order | None:

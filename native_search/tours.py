@@ -4,6 +4,7 @@ returned tour verified."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from itertools import chain, count
 
 import numpy as np
@@ -21,7 +22,7 @@ from chessdom.native_search.tour_blocks import (
     closed_tour_by_blocks,
     open_tour_by_blocks,
 )
-from chessdom.native_search.tour_search import SearchOutcome, depth_first_tour, warnsdorff_tour
+from chessdom.native_search.tour_search import SearchOutcome, WarnsdorffRule, depth_first_tour, warnsdorff_tour
 from chessdom.native_search.trace import DEFAULT_TRACE_LIMIT, Trace, start_trace
 from chessdom.native_search.tour_theory import tour_impossibility
 
@@ -84,17 +85,23 @@ def knight_tour(
     settled = _settled_without_search(board, start_square, closed, report)
     if settled is not None:
         return settled
-    walk = None
-    if method == "warnsdorff" and tie_break == "squirrel_cull" and not (closed or lookahead):
-        walk = _squirrel_cull_rule(board, start_square, node_limit, backtracking, report.trace)
-        if walk is not None and (walk.status == "found" or not backtracking):
-            return report.searched(walk, tie_break)
-    squares = _by_blocks(board, start_square, closed, method, report.trace)
+    rule = WarnsdorffRule(tie_break=tie_break, lookahead=lookahead, backtracking=backtracking, seed=seed)
+    return _tour(board, start_square, method, rule, node_limit, report)
+
+
+def _tour(board: Board, start: Square, method: str, rule: WarnsdorffRule, node_limit: int,
+          report: _TourReport) -> TourResult:
+    """The tour by Squirrel & Cull's rule where it applies and is asked for, else by block
+    construction where :func:`_by_blocks` applies, else by the search ``method`` names."""
+    closed, walk = report.closed, None
+    if method == "warnsdorff" and rule.tie_break == "squirrel_cull" and not (closed or rule.lookahead):
+        walk = _squirrel_cull_rule(board, start, node_limit, rule.backtracking, report.trace)
+        if walk is not None and (walk.status == "found" or not rule.backtracking):
+            return report.searched(walk, rule.tie_break)
+    squares = _by_blocks(board, start, closed, method, report.trace)
     if squares is not None:
         return report.result("found", squares, board.num_squares, method="divide_and_conquer", tie_break=None)
-    outcome, used = _search_tour(
-        board, start_square, closed, method, tie_break, lookahead, backtracking, node_limit, walk, seed, report.trace
-    )
+    outcome, used = _search_tour(board, start, closed, method, rule, node_limit, walk, report.trace)
     return report.searched(outcome, used)
 
 
@@ -201,7 +208,8 @@ def _by_blocks(
     return squares
 
 
-def _search_tour(board, start, closed, method, tie_break, lookahead, backtracking, node_limit, walk, seed, recorder):
+def _search_tour(board: Board, start: Square, closed: bool, method: str, rule: WarnsdorffRule, node_limit: int,
+                 walk: SearchOutcome | None, recorder: Trace | None) -> tuple[SearchOutcome, str | None]:
     """(outcome, tie-break used) of the search ``method`` names; a closed tour must end
     next to ``start``. The squares of a dead-ended rule ``walk`` count as nodes."""
     finals = frozenset(knight_neighbours(board)[start]) if closed else None
@@ -209,46 +217,37 @@ def _search_tour(board, start, closed, method, tie_break, lookahead, backtrackin
         table = knight_neighbours(board)
         return depth_first_tour(table, start, finals=finals, node_limit=node_limit, trace=recorder), None
     spent = walk.nodes if walk is not None else 0
-    outcome, used = _warnsdorff_with_restarts(
-        board, start, finals, tie_break, lookahead, backtracking, node_limit - spent, seed, recorder
-    )
+    outcome, used = _warnsdorff_with_restarts(board, start, finals, rule, node_limit - spent, recorder)
     outcome.nodes += spent
     return outcome, used
 
 
-def _warnsdorff_with_restarts(board, start, finals, tie_break, lookahead, backtracking, node_limit, seed, recorder):
-    """Warnsdorff search, restarted with other tie-breaks (``roth``, ``pohl``, then seeded
-    ``random`` draws) when an attempt backtracks over more than an eighth of the board
-    (plus 2,000 nodes): by then the mistake lies too deep for backtracking to undo soon
-    (measured: on 100×100 from a1 the ``first`` tie-break still had no tour after
-    10,000,000 nodes, Roth's rule needs none). An exhausted attempt is still a proof."""
-    attempts = [(tie_break, seed)]
-    if backtracking:
-        attempts += [(other, seed) for other in ("roth", "pohl") if other != tie_break]
-        attempts = chain(attempts, (("random", seed + k) for k in count(1)))
+def _warnsdorff_with_restarts(board: Board, start: Square, finals: frozenset[Square] | None, rule: WarnsdorffRule,
+                              node_limit: int, recorder: Trace | None) -> tuple[SearchOutcome, str]:
+    """Warnsdorff search (a closed tour ends on one of ``finals``), restarted with other tie-breaks (``roth``, ``pohl``, then seeded ``random`` draws)
+    when an attempt backtracks over more than an eighth of the board (plus 2,000 nodes): by
+    then the mistake lies too deep for backtracking to undo soon (measured: on 100×100
+    from a1 the ``first`` tie-break still had no tour after 10,000,000 nodes, Roth's rule
+    needs none). An exhausted attempt is still a proof."""
+    attempts = [(rule.tie_break, rule.seed)]
+    if rule.backtracking:
+        attempts += [(other, rule.seed) for other in ("roth", "pohl") if other != rule.tie_break]
+        attempts = chain(attempts, (("random", rule.seed + k) for k in count(1)))
     budget = board.num_squares + board.num_squares // 8 + 2_000
     nodes = 0
     for used, attempt_seed in attempts:
-        limit = min(node_limit - nodes, budget) if backtracking else node_limit
+        limit = min(node_limit - nodes, budget) if rule.backtracking else node_limit
         if limit <= 0:
             break
         if recorder is not None and nodes:
             recorder.record_value("restart", "restart_tie_break", tie_break=used)
-        outcome = warnsdorff_tour(
-            knight_neighbours(board, used if used in MOVE_ORDERS else "first"),
-            start,
-            finals=finals,
-            tie_break=used,
-            lookahead=lookahead,
-            backtracking=backtracking,
-            node_limit=limit,
-            seed=attempt_seed,
-            trace=recorder,
-        )
+        outcome = warnsdorff_tour(knight_neighbours(board, used if used in MOVE_ORDERS else "first"), start,
+                                  replace(rule, tie_break=used, seed=attempt_seed), finals=finals, node_limit=limit,
+                                  trace=recorder)
         nodes += outcome.nodes
         if outcome.status != "limit":
             return SearchOutcome(outcome.status, outcome.path, nodes), used
-    return SearchOutcome("limit", None, nodes), tie_break
+    return SearchOutcome("limit", None, nodes), rule.tie_break
 
 
 def _start_square(board: Board, start: str | Square | None) -> Square:

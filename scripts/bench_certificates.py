@@ -47,7 +47,7 @@ from chessdom.models import solve
 from chessdom.scripts import bench_checker
 from chessdom.scripts.bench_labels import load_average, row_name
 from chessdom.models.certificates import (
-    MAX_PROOF_BYTES, ORDERS, CertificateUnavailable, make_certificate, plain_formula, refuted_bound,
+    MAX_PROOF_BYTES, ORDERS, CertificateUnavailable, CertifyOptions, make_certificate, plain_formula, refuted_bound,
 )
 from chessdom.models.certificates.prover import log_proof
 from chessdom.processes.executors import open_executor
@@ -85,8 +85,8 @@ def measure(kind: str, problem: PlacementProblem, cap: float, workers: int, exec
         row["count"] = f"{result.count.solutions} in {result.count.up_to_symmetry}"
     directory = Path(tempfile.mkdtemp(prefix="chessdom-bench-")) / "certificate"
     try:
-        manifest = make_certificate(result, directory, time_limit=cap, workers=workers, executor=executor,
-                                    max_proof_bytes=max_proof_bytes, enumeration=counting, lemmas=lemmas)
+        options = CertifyOptions(time_limit=cap, workers=workers, max_proof_bytes=max_proof_bytes, lemmas=lemmas)
+        manifest = make_certificate(result, directory, options, executor=executor, enumeration=counting).manifest
     except CertificateUnavailable as reason:
         return {**row, "certified": time.perf_counter() - started, "note": f"> cap: {reason}"}
     finally:

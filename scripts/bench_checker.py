@@ -237,13 +237,14 @@ def make_once(kind: str, problem: PlacementProblem, split: str, cap: float, work
     """Solve ``problem`` and write its certificate (of the bound, or of the count) into
     ``directory``; the manifest. Raises CertificateUnavailable when there is none."""
     from chessdom.models import solve
-    from chessdom.models.certificates import CertificateUnavailable, make_certificate
+    from chessdom.models.certificates import CertificateUnavailable, CertifyOptions, make_certificate
 
     counting = kind == "count"
     result = solve(problem, time_limit=cap, count=counting, representatives=counting)
     if not result.optimal or (counting and not (result.count and result.count.exact)):
         raise CertificateUnavailable(f"not solved within {cap:g} s")
-    return make_certificate(result, directory, time_limit=cap, split=split, workers=workers, enumeration=counting)
+    return make_certificate(result, directory, CertifyOptions(time_limit=cap, split=split, workers=workers),
+                            enumeration=counting).manifest
 
 
 def measure_row(case: tuple, cap: float, repeats: int, drat_trim: str | None, workers: int = 2) -> dict:

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from chessdom.certificates import check_certificate, rebuild_formula
-from chessdom.models.certificates import CertificateUnavailable, make_certificate
+from chessdom.models.certificates import CertificateUnavailable, CertifyOptions, make_certificate
 from chessdom.chessboard import PLACEMENT_VARIANTS, Board, Piece, PlacementProblem
 from chessdom.library import solve_placement
 from chessdom.models.certificates import plain_formula
@@ -24,7 +24,7 @@ def certified(tmp_path, piece, size, variant="plain", **options):
     result = solve_placement(piece, size, variant=variant)
     directory = tmp_path / f"{piece}-{size}-{variant}"
     directory.mkdir()
-    return result, directory, make_certificate(result, directory, time_limit=60, **options)
+    return result, directory, make_certificate(result, directory, CertifyOptions(time_limit=60, **options)).manifest
 
 
 def solver_formula_bytes(tmp_path, problem, bound, encoding):
@@ -100,7 +100,7 @@ def test_a_proof_over_the_size_limit_is_refused_and_removed_when_splitting_is_of
 def test_a_proof_cut_short_by_the_time_limit_is_refused(tmp_path):
     result = solve_placement("queen", 8)
     with pytest.raises(CertificateUnavailable, match="time limit"):
-        make_certificate(result, tmp_path, time_limit=0.01)
+        make_certificate(result, tmp_path, CertifyOptions(time_limit=0.01))
     assert not (tmp_path / "proof.drat").exists()
 
 
@@ -190,4 +190,4 @@ def test_a_manifest_whose_words_overstate_the_proof_is_rejected(queens7):
 def test_boards_beyond_the_certified_size_say_so(tmp_path):
     result = solve_placement("king", "32x33", time_limit=30)
     with pytest.raises(CertificateUnavailable, match="more than 1024 squares"):
-        make_certificate(result, tmp_path, time_limit=30)
+        make_certificate(result, tmp_path, CertifyOptions(time_limit=30))

@@ -11,7 +11,7 @@ from chessdom.certificates import CONTRACT, CONTRACT_V1, Unreadable, check_certi
 from chessdom.certificates.formula import hilbert_d2xy, literal_order
 from chessdom.chessboard import PLACEMENT_VARIANTS, Board, Piece, PlacementProblem
 from chessdom.library import solve_placement
-from chessdom.models.certificates import ORDERS, make_certificate, plain_formula
+from chessdom.models.certificates import ORDERS, CertifyOptions, make_certificate, plain_formula
 from chessdom.models.certificates.orders import cardinality_literals, hilbert_point
 
 ENCODINGS = ["seqcounter", "sortnetwrk", "totalizer", "mtotalizer"]
@@ -63,18 +63,19 @@ def test_the_two_orders_give_different_formulas_for_the_same_bound():
 
 @pytest.mark.parametrize("order", ORDERS)
 def test_seven_queens_certify_in_either_order(tmp_path, order):
-    manifest = make_certificate(solve_placement("queen", 7), tmp_path / order, time_limit=60, order=order)
+    manifest = make_certificate(solve_placement("queen", 7), tmp_path / order, CertifyOptions(time_limit=60,
+                                order=order)).manifest
     assert manifest["contract"] == CONTRACT and manifest["order"] == order and manifest["check"]["checked"]
 
 
 def test_queen_certificates_use_the_measured_hilbert_order(tmp_path):
-    manifest = make_certificate(solve_placement("queen", 6), tmp_path / "q6", time_limit=60)
+    manifest = make_certificate(solve_placement("queen", 6), tmp_path / "q6", CertifyOptions(time_limit=60)).manifest
     assert (manifest["order"], manifest["encoding"]) == ("hilbert", "totalizer")
 
 
 def test_a_version_one_certificate_still_checks(tmp_path):
     directory = tmp_path / "v1"
-    make_certificate(solve_placement("queen", 6), directory, time_limit=60, order="row-major")
+    make_certificate(solve_placement("queen", 6), directory, CertifyOptions(time_limit=60, order="row-major"))
     manifest = json.loads((directory / "manifest.json").read_text())
     manifest["contract"] = CONTRACT_V1
     del manifest["order"]
@@ -84,7 +85,7 @@ def test_a_version_one_certificate_still_checks(tmp_path):
 
 def test_a_version_one_manifest_cannot_claim_the_hilbert_order(tmp_path):
     directory = tmp_path / "v1"
-    make_certificate(solve_placement("queen", 6), directory, time_limit=60, order="hilbert")
+    make_certificate(solve_placement("queen", 6), directory, CertifyOptions(time_limit=60, order="hilbert"))
     manifest = json.loads((directory / "manifest.json").read_text())
     manifest["contract"] = CONTRACT_V1
     (directory / "manifest.json").write_text(json.dumps(manifest))
@@ -94,7 +95,7 @@ def test_a_version_one_manifest_cannot_claim_the_hilbert_order(tmp_path):
 
 def test_a_certificate_whose_manifest_names_the_other_order_is_rejected(tmp_path):
     directory = tmp_path / "q6"
-    make_certificate(solve_placement("queen", 6), directory, time_limit=60, order="hilbert")
+    make_certificate(solve_placement("queen", 6), directory, CertifyOptions(time_limit=60, order="hilbert"))
     manifest = json.loads((directory / "manifest.json").read_text())
     manifest["order"] = "row-major"
     (directory / "manifest.json").write_text(json.dumps(manifest))

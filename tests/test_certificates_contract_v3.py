@@ -161,9 +161,9 @@ def test_a_region_manifest_of_the_wrong_shape_cannot_be_read(tmp_path, change, w
 
 def test_a_version_two_bundle_still_checks_beside_version_three(tmp_path):
     from chessdom.library import solve_placement
-    from chessdom.models.certificates import make_certificate
+    from chessdom.models.certificates import CertifyOptions, make_certificate
 
-    make_certificate(solve_placement("queen", 6), tmp_path / "v2", time_limit=60, split="always")
+    make_certificate(solve_placement("queen", 6), tmp_path / "v2", CertifyOptions(time_limit=60, split="always"))
     manifest = json.loads((tmp_path / "v2" / "manifest.json").read_text())
     assert manifest["contract"] == CONTRACT and "cubes" in manifest
     assert check_certificate(tmp_path / "v2").ok

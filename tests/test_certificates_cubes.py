@@ -14,7 +14,7 @@ from pysat.solvers import Solver
 
 from chessdom.certificates import Unreadable, check_certificate
 from chessdom.library import solve_placement
-from chessdom.models.certificates import CertificateUnavailable, make_certificate
+from chessdom.models.certificates import CertificateUnavailable, CertifyOptions, make_certificate
 from chessdom.models.certificates.cubes import count_cubes, regions_at_depth, totalizer_nodes
 from chessdom.processes import WorkerPool
 
@@ -22,7 +22,8 @@ from chessdom.processes import WorkerPool
 @pytest.fixture(scope="module")
 def queens6(tmp_path_factory):
     directory = tmp_path_factory.mktemp("bundle") / "gamma-q6"
-    manifest = make_certificate(solve_placement("queen", 6), directory, time_limit=120, split="always")
+    manifest = make_certificate(solve_placement("queen", 6), directory, CertifyOptions(time_limit=120,
+                                split="always")).manifest
     return directory, manifest
 
 
@@ -116,16 +117,16 @@ def test_a_file_entry_that_leaves_the_directory_is_rejected(queens6, tmp_path):
 
 
 def test_a_cube_proof_over_the_size_limit_is_split_on_a_square_until_each_fits(tmp_path):
-    manifest = make_certificate(solve_placement("queen", 6), tmp_path / "q6", time_limit=120, split="always",
-                                max_proof_bytes=4_000, workers=2)
+    manifest = make_certificate(solve_placement("queen", 6), tmp_path / "q6", CertifyOptions(time_limit=120,
+                                split="always", max_proof_bytes=4_000, workers=2)).manifest
     assert "cubes" in manifest and manifest["check"]["checked"]
     assert all(entry["bytes"] <= 4_000 for entry in manifest["cubes"]["proofs"])
 
 
 def test_the_cubes_can_run_on_any_executor(tmp_path):
     with ThreadPoolExecutor(2) as executor:
-        manifest = make_certificate(solve_placement("king", 5), tmp_path / "k5", time_limit=120, split="always",
-                                    executor=executor)
+        manifest = make_certificate(solve_placement("king", 5), tmp_path / "k5", CertifyOptions(time_limit=120,
+                                    split="always"), executor=executor).manifest
     assert manifest["check"]["checked"]
 
 
@@ -159,4 +160,4 @@ def test_thirty_rooks_on_29x29_find_their_count_cubes_at_once_and_give_up_at_the
     # uninterruptibly, and a synchronous certified request overran its deadline (a 503).
     result = solve_placement("rook", 29, variant="independence")
     with pytest.raises(CertificateUnavailable, match="time limit"):
-        make_certificate(result, tmp_path / "r29", time_limit=2)
+        make_certificate(result, tmp_path / "r29", CertifyOptions(time_limit=2))

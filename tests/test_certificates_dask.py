@@ -6,7 +6,7 @@ import pytest
 from chessdom.certificates import check_certificate
 from chessdom.cli import main
 from chessdom.library import solve_placement
-from chessdom.models.certificates import make_certificate
+from chessdom.models.certificates import CertifyOptions, make_certificate
 
 distributed = pytest.importorskip("distributed")
 
@@ -24,8 +24,8 @@ def cluster():
 def test_two_dask_workers_prove_and_check_the_cubes_of_gamma_of_six_queens(cluster, tmp_path, capsys):
     local, client = cluster
     directory = tmp_path / "gamma-q6"
-    manifest = make_certificate(solve_placement("queen", 6), directory, time_limit=120, split="always",
-                                executor=client.get_executor())
+    manifest = make_certificate(solve_placement("queen", 6), directory, CertifyOptions(time_limit=120,
+                                split="always"), executor=client.get_executor()).manifest
     assert manifest["cubes"]["count"] > 1 and manifest["check"]["checked"]
     assert check_certificate(directory, executor=client.get_executor()).ok
     assert main(["certificate", "check", str(directory), "--scheduler", local.scheduler_address]) == 0
@@ -35,14 +35,14 @@ def test_two_dask_workers_prove_and_check_the_cubes_of_gamma_of_six_queens(clust
 def test_two_dask_workers_prove_the_region_cubes_of_gamma_of_seven_queens(cluster, tmp_path):
     _, client = cluster
     directory = tmp_path / "gamma-q7"
-    manifest = make_certificate(solve_placement("queen", 7), directory, time_limit=120, split="regions",
-                                executor=client.get_executor())
+    manifest = make_certificate(solve_placement("queen", 7), directory, CertifyOptions(time_limit=120,
+                                split="regions"), executor=client.get_executor()).manifest
     assert len(manifest["regions"]["cubes"]) > 1 and manifest["check"]["checked"]
     assert check_certificate(directory, executor=client.get_executor()).ok
 
 
 def test_an_unreachable_scheduler_is_a_usage_error(tmp_path, capsys):
     directory = tmp_path / "gamma-q4"
-    make_certificate(solve_placement("queen", 4), directory, time_limit=60)
+    make_certificate(solve_placement("queen", 4), directory, CertifyOptions(time_limit=60))
     assert main(["certificate", "check", str(directory), "--scheduler", "tcp://127.0.0.1:9"]) == 2
     assert "cannot reach" in capsys.readouterr().err

@@ -13,13 +13,14 @@ from chessdom.certificates import check_certificate, enumeration_claim, rebuild_
 from chessdom.certificates.contract import parse_squares
 from chessdom.certificates.enumeration import expand, symmetry_group
 from chessdom.library import solve_placement
-from chessdom.models.certificates import CertificateUnavailable, make_certificate
+from chessdom.models.certificates import CertificateUnavailable, CertifyOptions, make_certificate
 
 
 def enumerated(tmp_path, piece, size, variant="plain", **options):
     result = solve_placement(piece, size, variant=variant, count=True, representatives=True)
     directory = tmp_path / f"{piece}-{size}-{variant}-count"
-    return result, directory, make_certificate(result, directory, time_limit=120, enumeration=True, **options)
+    return result, directory, make_certificate(result, directory, CertifyOptions(time_limit=120, **options),
+                                               enumeration=True).manifest
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +99,7 @@ def test_rectangles_enumerate_under_their_four_symmetries(tmp_path):
 def test_a_count_without_representatives_is_not_certified(tmp_path):
     result = solve_placement("queen", 5, count=True)
     with pytest.raises(CertificateUnavailable, match="representatives"):
-        make_certificate(result, tmp_path / "q5", time_limit=60, enumeration=True)
+        make_certificate(result, tmp_path / "q5", CertifyOptions(time_limit=60), enumeration=True)
 
 
 def test_an_enumeration_missing_one_placement_is_rejected_even_with_formula_claim_and_hashes_forged(

@@ -25,7 +25,7 @@ from chessdom.certificates import check_certificate, rebuild_formula
 from chessdom.certificates.enumeration import expand
 from chessdom.certificates.refutation import Refutation, check_refutation
 from chessdom.library import solve_placement
-from chessdom.models.certificates import make_certificate
+from chessdom.models.certificates import CertifyOptions, make_certificate
 from chessdom.models.certificates.prover import refutation_events
 
 FORGED_CLAIM = "no 5 or fewer queens dominate the 8×8 board"
@@ -101,8 +101,8 @@ def queens8(tmp_path_factory):
     """A genuine certificate of γ(Q₈) = 5 (one proof) and a genuine cube bundle of it."""
     root = tmp_path_factory.mktemp("genuine")
     result = solve_placement("queen", 8)
-    single = make_certificate(result, root / "single", time_limit=120, split="never")
-    bundle = make_certificate(result, root / "bundle", time_limit=120, split="always")
+    single = make_certificate(result, root / "single", CertifyOptions(time_limit=120, split="never")).manifest
+    bundle = make_certificate(result, root / "bundle", CertifyOptions(time_limit=120, split="always")).manifest
     return root, single, bundle
 
 
@@ -111,7 +111,7 @@ def queens5_count(tmp_path_factory):
     """A genuine enumeration: 186 placements of 3 queens dominate 5×5, 37 up to symmetry."""
     directory = tmp_path_factory.mktemp("genuine") / "count"
     result = solve_placement("queen", 5, count=True, representatives=True)
-    return directory, make_certificate(result, directory, time_limit=120, enumeration=True)
+    return directory, make_certificate(result, directory, CertifyOptions(time_limit=120), enumeration=True).manifest
 
 
 def test_the_genuine_certificates_the_forgeries_start_from_verify(queens8, queens5_count):

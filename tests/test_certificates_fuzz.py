@@ -48,7 +48,7 @@ from chessdom.certificates.contract import (MAX_CERTIFICATE_BYTES, MAX_FORMULA_B
 from chessdom.certificates.enumeration import SQUARE_SYMMETRIES
 from chessdom.certificates.sources import unpack
 from chessdom.library import solve_placement
-from chessdom.models.certificates import make_certificate
+from chessdom.models.certificates import CertifyOptions, make_certificate
 
 SCALE = int(os.environ.get("CHESSDOM_FUZZ_SCALE", "1"))
 """Every property's examples times this: ``CHESSDOM_FUZZ_SCALE=20`` for a long campaign."""
@@ -97,10 +97,10 @@ def certificates(tmp_path_factory) -> dict[str, Path]:
     (``forged``, ``forged bundle``) the properties start from, made once."""
     root = tmp_path_factory.mktemp("fuzz")
     result = solve_placement("queen", 6)
-    make_certificate(result, root / "single", time_limit=60)
-    make_certificate(result, root / "bundle", time_limit=60, split="always")
+    make_certificate(result, root / "single", CertifyOptions(time_limit=60))
+    make_certificate(result, root / "bundle", CertifyOptions(time_limit=60, split="always"))
     counted = solve_placement("queen", 6, count=True, representatives=True)
-    make_certificate(counted, root / "count", time_limit=60, enumeration=True)
+    make_certificate(counted, root / "count", CertifyOptions(time_limit=60), enumeration=True)
     made = {name: root / name for name in ("single", "bundle", "count")}
     made["forged"] = forged(made["single"], root / "forged")
     made["forged bundle"] = forged(made["bundle"], root / "forged bundle")

@@ -21,14 +21,14 @@ from chessdom.certificates import Unreadable, check_certificate
 from chessdom.certificates.command import main
 from chessdom.certificates.sources import Download, SourceError, fetch, unpack
 from chessdom.library import solve_placement
-from chessdom.models.certificates import make_certificate
+from chessdom.models.certificates import CertifyOptions, make_certificate
 
 
 @pytest.fixture(scope="module")
 def genuine(tmp_path_factory):
     """A genuine certificate of γ(Q_6) = 3."""
     directory = tmp_path_factory.mktemp("genuine") / "q6"
-    make_certificate(solve_placement("queen", 6), directory, time_limit=60)
+    make_certificate(solve_placement("queen", 6), directory, CertifyOptions(time_limit=60))
     return directory
 
 

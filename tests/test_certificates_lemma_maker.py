@@ -18,14 +18,14 @@ from pysat.solvers import Solver
 from chessdom.certificates import check_certificate
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
 from chessdom.library import solve_placement
-from chessdom.models.certificates import make_certificate, plain_formula
+from chessdom.models.certificates import CertifyOptions, make_certificate, plain_formula
 from chessdom.models.certificates.lemmas import (
     Lines, applied_clauses, cube_lemmas, largest_variable, lemma_formula, section_lines,
 )
 from chessdom.models.certificates.prover import ProofRun, log_proof
 from chessdom.models.certificates.region_evidence import region_plan
 from chessdom.models.certificates.regions import (
-    AT_MOST, EXACTLY, LEMMA_LEVELS, children, cube_clauses, first_cubes, partitions, prove_regions,
+    AT_MOST, EXACTLY, LEMMA_LEVELS, RegionLimits, children, cube_clauses, first_cubes, partitions, prove_regions,
 )
 from chessdom.models.counting.regions import line_budgets
 from chessdom.models.encodings.formulation import formulate
@@ -192,7 +192,7 @@ def proved_plan(tmp_path, board: Board, bound: int, executor, **options):
     formula.write_dimacs(tmp_path / "formula.cnf")
     plan = region_plan(problem, formula, tmp_path / "formula.cnf", bound, ("totalizer", "row-major"), False,
                        **options)
-    return plan, prove_regions(board, plan.sections, tmp_path, executor, deadline=None, max_proof_bytes=1 << 26)
+    return plan, prove_regions(board, plan.sections, tmp_path, executor, RegionLimits(None, 1 << 26))
 
 
 def test_a_section_proves_each_distinct_lemma_once_and_numbers_them_in_order(tmp_path):
@@ -246,7 +246,8 @@ def test_lines_of_a_section_are_those_of_the_formulation():
 @pytest.fixture(scope="module")
 def queens7(tmp_path_factory):
     directory = tmp_path_factory.mktemp("lemmas") / "q7"
-    manifest = make_certificate(solve_placement("queen", 7), directory, time_limit=120, split="regions")
+    manifest = make_certificate(solve_placement("queen", 7), directory, CertifyOptions(time_limit=120,
+                                split="regions")).manifest
     return directory, manifest
 
 
@@ -306,7 +307,8 @@ def test_a_cube_that_leaves_out_a_lemma_its_proof_used_is_rejected(queens7, tmp_
 
 def test_a_count_with_lemmas_in_both_sections_is_verified(tmp_path):
     result = solve_placement("queen", 6, count=True, representatives=True)
-    manifest = make_certificate(result, tmp_path / "q6-count", time_limit=120, split="regions", enumeration=True)
+    manifest = make_certificate(result, tmp_path / "q6-count", CertifyOptions(time_limit=120, split="regions"),
+                                enumeration=True).manifest
     assert manifest["regions"]["lemmas"] and manifest["fewer"]["regions"]["lemmas"]
     assert all(lemma["at_most"] < result.value for lemma in manifest["regions"]["lemmas"])
     assert all(lemma["at_most"] < result.value - 1 for lemma in manifest["fewer"]["regions"]["lemmas"])
@@ -324,8 +326,8 @@ def test_only_cubes_of_the_lemma_levels_carry_lemmas(tmp_path):
 
 def test_a_lemma_that_cannot_be_proved_leaves_the_cubes_to_be_refuted_without_lemmas(tmp_path):
     with Recording(lemmas_too_large=True) as executor:
-        manifest = make_certificate(solve_placement("queen", 7), tmp_path / "q7", time_limit=120, split="regions",
-                                    executor=executor)
+        manifest = make_certificate(solve_placement("queen", 7), tmp_path / "q7", CertifyOptions(time_limit=120,
+                                    split="regions"), executor=executor).manifest
     assert manifest["check"]["verdict"] == "VERIFIED" and "lemmas" not in manifest["regions"]
     assert len([name for name in executor.names if name.startswith(".cube-")]) > len(manifest["regions"]["cubes"])  # twice
     assert sorted(p.name for p in (tmp_path / "q7").iterdir() if p.name.startswith(".")) == []

@@ -19,7 +19,9 @@ from chessdom.certificates import check_certificate, enumeration_claim, rebuild_
 from chessdom.certificates.enumeration import expand
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, parse_squares, symmetry_permutations
 from chessdom.library import solve_placement
-from chessdom.models.certificates import CertificateUnavailable, cube_count, make_certificate, plain_formula
+from chessdom.models.certificates import (
+    CertificateUnavailable, CertifyOptions, cube_count, make_certificate, plain_formula,
+)
 from chessdom.models.certificates.prover import ProofRun
 from chessdom.models.certificates.regions import (
     AT_MOST, EXACTLY, Cube, children, cube_clauses, first_cubes, partitions,
@@ -132,10 +134,11 @@ def _placement_of(partition, counts):
 # ---- certificates, checked by the independent checker ---------------------------------------
 
 
-def certify(tmp_path, piece, size, variant="plain", count=False, **options):
+def certify(tmp_path, piece, size, variant="plain", count=False, executor=None, **options):
     result = solve_placement(piece, size, variant=variant, count=count, representatives=count)
     directory = tmp_path / f"{piece}-{size}-{variant}{'-count' if count else ''}"
-    manifest = make_certificate(result, directory, time_limit=120, split="regions", enumeration=count, **options)
+    manifest = make_certificate(result, directory, CertifyOptions(time_limit=120, split="regions", **options),
+                                enumeration=count, executor=executor).manifest
     return result, directory, manifest
 
 

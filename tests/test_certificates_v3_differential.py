@@ -17,7 +17,7 @@ import pytest
 from chessdom.certificates import check_certificate
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
 from chessdom.models import solve
-from chessdom.models.certificates import make_certificate
+from chessdom.models.certificates import CertifyOptions, make_certificate
 from reference_checker import drat_trim, drat_trim_verifies
 from region_certificates import Plan, build, clauses_of, largest, lemma_clauses_of, lemma_formula_of
 
@@ -65,7 +65,7 @@ def _lemma_formula(directory, manifest: dict, number: int, path) -> None:
 def certificate(tmp_path_factory):
     problem = PlacementProblem(Board(7, 7), Piece.QUEEN, Objective.DOMINATION)
     directory = tmp_path_factory.mktemp("v3") / "q7"
-    manifest = make_certificate(solve(problem), directory, time_limit=120, split="regions")
+    manifest = make_certificate(solve(problem), directory, CertifyOptions(time_limit=120, split="regions")).manifest
     assert manifest["contract"] == "chessdom-certificate/3" and manifest["check"]["checked"]
     return directory, manifest
 

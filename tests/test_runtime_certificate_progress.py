@@ -8,10 +8,12 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from chessdom.api.runtime import tasks
+from chessdom.api.runtime.calls import Certify, PlacementArguments
 from chessdom.api.runtime.certificate_store import CertificateStore
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
 from chessdom.library import solve_placement
-from chessdom.models.certificates import make_certificate
+from chessdom.models import CountOptions, SolveOptions
+from chessdom.models.certificates import CertifyOptions, make_certificate
 from chessdom.models.certificates.prover import ProofRun
 
 ORDER = ("making", "checking", "checked")
@@ -23,16 +25,16 @@ def queens(size: int) -> PlacementProblem:
 
 def test_one_proof_is_made_then_checked(tmp_path):
     states = []
-    manifest = make_certificate(solve_placement("queen", 5), tmp_path / "q5", time_limit=60, split="never",
-                                on_progress=states.append)
+    manifest = make_certificate(solve_placement("queen", 5), tmp_path / "q5", CertifyOptions(time_limit=60,
+                                split="never"), on_progress=states.append).manifest
     assert manifest["check"]["checked"]
     assert states == [{"state": "making"}, {"state": "checking"}]
 
 
 def test_a_cube_bundle_counts_its_proofs_done_before_it_is_checked(tmp_path):
     states = []
-    manifest = make_certificate(solve_placement("queen", 6), tmp_path / "q6", time_limit=120, split="always",
-                                on_progress=states.append)
+    manifest = make_certificate(solve_placement("queen", 6), tmp_path / "q6", CertifyOptions(time_limit=120,
+                                split="always"), on_progress=states.append).manifest
     assert manifest["check"]["checked"]
     assert states[0] == {"state": "making"} and states[-1] == {"state": "checking"}
     counted = states[1:-1]
@@ -59,8 +61,8 @@ def test_region_cubes_count_their_proofs_done_and_the_total_grows_when_one_is_sp
             return super().submit(fn, *args, **kwargs)
 
     with FirstCubeSplit(2) as executor:
-        manifest = make_certificate(solve_placement("queen", 7), tmp_path / "q7", time_limit=120, split="regions",
-                                    executor=executor, on_progress=states.append)
+        manifest = make_certificate(solve_placement("queen", 7), tmp_path / "q7", CertifyOptions(time_limit=120,
+                                    split="regions"), executor=executor, on_progress=states.append).manifest
     assert manifest["check"]["checked"] and manifest["prover"]["splits"] == 1
     counted = states[1:-1]
     assert states[0] == {"state": "making"} and states[-1] == {"state": "checking"}
@@ -73,7 +75,8 @@ def test_a_certified_solve_reports_its_answer_then_each_certificates_states(tmp_
     events = []
     monkeypatch.setattr(tasks, "report_event", events.append)
     monkeypatch.setattr(tasks, "_certificates", CertificateStore(tmp_path))
-    answer = tasks.placement(queens(5), time_limit=60, certify=True, count=True)
+    answer = tasks.placement(PlacementArguments(problem=queens(5), solve=SolveOptions(time_limit=60),
+                                                count=CountOptions(), certify=Certify()))
     assert answer.certification.certificate.checked and answer.count_certification.certificate.checked
     certifying = [event for event in events if event.get("certifying")]
     assert all(event["value"] == 3 and event["lower_bound"] == event["upper_bound"] == 3 for event in certifying)
@@ -90,7 +93,8 @@ def test_a_certificate_with_no_room_is_unavailable_on_the_progress_saying_why(tm
     events = []
     monkeypatch.setattr(tasks, "report_event", events.append)
     monkeypatch.setattr(tasks, "_certificates", CertificateStore(tmp_path))
-    answer = tasks.placement(queens(4), time_limit=60, certify=True, max_certificate_bytes=0)
+    answer = tasks.placement(PlacementArguments(problem=queens(4), solve=SolveOptions(time_limit=60),
+                                                certify=Certify(max_total_bytes=0)))
     reason = answer.certification.unavailable
     assert "no room left" in reason
     assert [event["certificate"] for event in events if event.get("certifying")] == [

@@ -16,11 +16,10 @@ WRITER = """
 import sys, time
 from pathlib import Path
 from chessdom.api.runtime.locks import hold_lock_file
-from chessdom.models.certificates import staging_directory
 root, certificate_id = Path(sys.argv[1]), sys.argv[2]
 hold_lock_file(root / f".{certificate_id}.writing")
-staging_directory(root / certificate_id).mkdir()
-(staging_directory(root / certificate_id) / "proof.drat").write_text("1 2 0\\n")
+(root / f".{certificate_id}.partial").mkdir()
+(root / f".{certificate_id}.partial" / "proof.drat").write_text("1 2 0\\n")
 print("writing", flush=True)
 time.sleep(60)
 """
@@ -43,7 +42,7 @@ def test_a_partial_certificate_goes_with_its_writer_and_a_live_writers_stays(tmp
         writers[0].wait()
         assert store.sweep_partials() == 1
         assert not list(store.root.glob(f".{killed}.*"))
-        assert len(list(store.root.glob(f".{alive}.*.partial"))) == 1
+        assert len(list(store.root.glob(f".{alive}.partial"))) == 1
     finally:
         for writer in writers:
             writer.kill()
@@ -112,3 +111,24 @@ def test_a_counts_certificate_is_its_tokens_too(make_app):
     for url in (links["manifest"], links["archive"]):
         assert client.get(url, headers=alice).status_code == 200
         assert client.get(url, headers=bob).status_code == 404
+
+
+def test_a_certificates_bytes_are_filed_as_its_worker_measured_them(make_app):
+    client = make_app(run_jobs=False).test_client()
+    context = client.application.extensions["chessdom"]
+    answer = client.post("/domination", json={"size": 5, "piece": "queen", "certify": True, "count": True}).get_json()
+    ids = [answer["certificate"]["id"], answer["count"]["certificate"]["id"]]
+    on_disk = sum(context.service.certificates.size(certificate_id) for certificate_id in ids)
+    assert on_disk > 0 and context.store.stored_bytes(None) == on_disk
+
+
+def test_a_token_at_its_storage_bound_gets_its_answer_without_certificates_saying_why(make_app):
+    client = make_app(run_jobs=False, tokens=frozenset({"alice-token"}), max_stored_bytes_per_token=1).test_client()
+    alice = {"Authorization": "Bearer alice-token"}
+    body = {"size": 4, "piece": "queen", "certify": True, "count": True, "cache": False}
+    first = client.post("/domination", json=body, headers=alice).get_json()
+    assert first["certificate"]["checked"] and first["count"]["certificate"]["checked"]
+    refused = client.post("/domination", json=body, headers=alice).get_json()
+    assert refused["value"] == 2 and refused["certificate"] is None
+    assert refused["certificate_unavailable"] == "this token stores 1 bytes already, the most one may"
+    assert "certificate" not in refused["count"]  # decided before the solve ran: no count certificate was tried

@@ -30,9 +30,9 @@ def test_a_count_job_killed_with_its_server_resumes_its_parts_and_its_folder_goe
     store = Store(tmp_path)
     job_id = store.add_job("domination", ELEVEN_KNIGHTS)["id"]
     job, call = claimed_call(store)
-    state = call.arguments["state_dir"]
+    state = call.arguments.count.state_dir
     assert state == tmp_path / "jobs" / job_id / "state"
-    solver = multiprocessing.get_context("spawn").Process(target=call.task, kwargs=call.arguments)
+    solver = multiprocessing.get_context("spawn").Process(target=call.task, args=(call.arguments,))
     solver.start()
     deadline = time.monotonic() + 120
     while solver.is_alive() and not finished_parts(state) and time.monotonic() < deadline:
@@ -44,7 +44,7 @@ def test_a_count_job_killed_with_its_server_resumes_its_parts_and_its_folder_goe
 
     assert store.requeue_running() == 1
     job, call = claimed_call(store)
-    answer = call.task(**call.arguments)
+    answer = call.task(call.arguments)
     assert (answer.result.count.solutions, answer.result.count.up_to_symmetry) == (800, 100)
     after = finished_parts(state)
     assert after[:len(before)] == before and len(after) == len(set(after))
@@ -60,8 +60,23 @@ def test_only_count_jobs_get_a_state_and_ended_jobs_folders_are_swept(tmp_path):
     store = Store(tmp_path)
     store.add_job("domination", {"size": 6, "piece": "queen"})
     _, call = claimed_call(store)
-    assert "state_dir" not in call.arguments
+    assert call.arguments.count is None
     orphan = tmp_path / "jobs" / "gone" / "state"
     orphan.mkdir(parents=True)
     count_states.sweep(store)
     assert not orphan.parent.exists()
+
+
+def test_a_job_kept_by_a_server_whose_calls_were_untyped_runs_from_its_parameters():
+    from dataclasses import replace
+
+    from chessdom.api.runtime.calls import NQueensArguments, call_bytes
+    from chessdom.api.runtime.jobs import JobRunner
+
+    params = {"size": 8, "mode": "count"}
+    typed = job_call("nqueens", params)
+    untyped = replace(typed, arguments={"size": 8, "mode": "count"})  # as servers before typed calls kept them
+    runner = JobRunner(None, None, job_call, concurrency=1, lease=1.0, retention=1.0, runner=None)
+    for kept in (call_bytes(typed), call_bytes(untyped)):
+        call = runner._call_of({"call": kept, "kind": "nqueens", "params": params})
+        assert isinstance(call.arguments, NQueensArguments) and call.arguments.mode == "count"

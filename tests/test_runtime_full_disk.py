@@ -15,7 +15,7 @@ from chessdom.api.runtime import certificate_store, jobs
 from chessdom.api.runtime.certificate_store import CertificateStore
 from chessdom.api.runtime.store import Store
 from chessdom.api.runtime.store.database import DiskFull
-from chessdom.models.certificates import CertificateUnavailable
+from chessdom.models.certificates import CertificateUnavailable, CertifyOptions
 from chessdom.scripts.live_server import ServerProcess
 
 
@@ -101,9 +101,9 @@ def test_a_certificate_with_no_room_on_the_disk_is_unavailable_with_the_reason(t
     def no_room(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(certificate_store, "make_certificate", no_room)
+    monkeypatch.setattr(certificate_store, "write_certificate", no_room)
     with pytest.raises(CertificateUnavailable, match="no room on the disk"):
-        CertificateStore(tmp_path).make(None, time_limit=10)
+        CertificateStore(tmp_path).make(None, CertifyOptions(time_limit=10))
     assert not any((tmp_path / "certificates").iterdir())
 
 

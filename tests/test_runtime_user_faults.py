@@ -18,13 +18,14 @@ from pathlib import Path
 
 import pytest
 from chessdom.api.runtime import certificate_store, jobs
+from chessdom.api.runtime.answer import Certificate
 from chessdom.api.runtime.certificate_store import CertificateStore
 from chessdom.api.runtime.store import Store
 from chessdom.api.runtime.store import database as store_database
 from chessdom.api.runtime.store.database import ReadOnly
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, parse_squares
 from chessdom.models import solve
-from chessdom.models.certificates import CertificateUnavailable
+from chessdom.models.certificates import CertificateSummary, CertificateUnavailable, CertifyOptions
 from chessdom.models.encodings.backend_answer import Outcome
 from chessdom.models.dispatch.auto_rules import AUTO_RULES
 from chessdom.native_search import nqueens_count
@@ -181,12 +182,12 @@ def test_a_certificate_on_a_read_only_directory_is_unavailable_with_the_reason(t
     def read_only(*args, **kwargs):
         raise OSError(errno.EROFS, "Read-only file system")
 
-    monkeypatch.setattr(certificate_store, "make_certificate", read_only)
+    monkeypatch.setattr(certificate_store, "write_certificate", read_only)
     with pytest.raises(CertificateUnavailable, match="the data directory is read-only"):
-        certificates.make(None, time_limit=10)
+        certificates.make(None, CertifyOptions(time_limit=10))
     monkeypatch.setattr(certificate_store, "hold_lock_file", read_only)
     with pytest.raises(CertificateUnavailable, match="the data directory is read-only"):
-        certificates.make(None, time_limit=10, max_total_bytes=1 << 20)
+        certificates.make(None, CertifyOptions(time_limit=10), max_total_bytes=1 << 20)
     assert list(certificates.root.iterdir()) == []
 
 
@@ -296,16 +297,16 @@ class FakeResult:
 
 
 def slow_maker(size: int, writing: threading.Barrier | None = None):
-    """A make_certificate that writes ``size`` bytes, waits for the others at ``writing``,
-    and returns a manifest."""
+    """A write_certificate that writes ``size`` bytes, waits for the others at ``writing``,
+    and returns a summary."""
 
-    def make(result, directory, **options):
+    def make(result, directory, options, **given):
         directory.mkdir()
         (directory / "proof.drat").write_bytes(b"d" * size)
         if writing is not None:
             with contextlib.suppress(threading.BrokenBarrierError):
                 writing.wait(timeout=2)
-        return {"claim": "fake", "check": {"checked": True, "verdict": "VERIFIED"}}
+        return CertificateSummary.of({"claim": "fake", "check": {"checked": True, "verdict": "VERIFIED"}})
 
     return make
 
@@ -315,12 +316,12 @@ def test_certificates_written_at_once_stay_within_their_bound(tmp_path, monkeypa
     # Each reserves what one proof may take (1000 bytes): two fit, the third reserves the 500
     # left and takes more, the fourth finds all reserved.
     certificates = CertificateStore(tmp_path, max_proof_bytes=size)
-    monkeypatch.setattr(certificate_store, "make_certificate", slow_maker(size, threading.Barrier(writers - 1)))
+    monkeypatch.setattr(certificate_store, "write_certificate", slow_maker(size, threading.Barrier(writers - 1)))
     outcomes = [None] * writers
 
     def write(index: int) -> None:
         try:
-            outcomes[index] = certificates.make(FakeResult(), time_limit=10, max_total_bytes=limit)
+            outcomes[index] = certificates.make(FakeResult(), CertifyOptions(time_limit=10), max_total_bytes=limit)
         except CertificateUnavailable as reason:
             outcomes[index] = str(reason)
 
@@ -329,12 +330,13 @@ def test_certificates_written_at_once_stay_within_their_bound(tmp_path, monkeypa
         thread.start()
     for thread in threads:
         thread.join(30)
-    kept = [outcome for outcome in outcomes if isinstance(outcome, dict)]
+    kept = [outcome for outcome in outcomes if isinstance(outcome, Certificate)]
     refused = [outcome for outcome in outcomes if isinstance(outcome, str)]
     assert len(kept) == 2 and len(refused) == 2
     assert all("at most 2500 bytes of certificates" in reason for reason in refused)
-    assert sum(certificates.size(certificate["id"]) for certificate in kept) <= limit
-    assert sorted(entry.name for entry in certificates.root.iterdir()) == sorted(c["id"] for c in kept)
+    assert sum(certificates.size(certificate.id) for certificate in kept) <= limit
+    assert [certificate.size for certificate in kept] == [size, size]  # measured once, as each was committed
+    assert sorted(entry.name for entry in certificates.root.iterdir()) == sorted(c.id for c in kept)
 
 
 def test_a_writer_that_dies_leaves_no_reservation(tmp_path):
@@ -383,7 +385,7 @@ def test_a_bound_proved_before_the_time_limit_stopped_the_backend_is_in_the_answ
     five = parse_squares(board, solve(queens(8)).placement)
     words = "sat: no placement of 3 exists (cadical195, itotalizer)"
 
-    def stopped(problem, backend, time_limit, seed, theorem, on_event, *rest):
+    def stopped(problem, backend, options, theorem, on_event, cubes):
         on_event(("solution", five))
         on_event(("bound", 4, words))
         return Outcome(five, None, None, solver_name="stopped by its time limit")  # as the cubes ended

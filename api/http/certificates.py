@@ -203,5 +203,5 @@ def _verdict_now(certificate: Certificate) -> tuple[bool, dict]:
     directory = store.directory(certificate.id)
     if directory is None or not (directory / WITHDRAWN).is_file():
         return certificate.checked, certificate.checker
-    check = dict(store.manifest(certificate.id)["check"])
-    return check.pop("checked"), check
+    now = store.summary(certificate.id)
+    return now.checked, now.checker

@@ -43,6 +43,8 @@ class Certificate:
     checker: dict
     seconds: float | None = None
     """What it took after the solve: proof logging and the independent check."""
+    size: int = 0
+    """The bytes it takes on disk, measured once as it was committed."""
 
 
 @dataclass(frozen=True)

@@ -1,16 +1,24 @@
-"""Certificates kept in the data directory: ``DATA/certificates/<id>/`` holds the files of
-the certificate contract. :func:`~chessdom.models.certificates.make_certificate` writes each
-one whole or not at all, staged in ``.<id>.partial`` beside it; while a worker process
-writes one it holds the lock file ``.<id>.writing``, so a partial certificate whose writer
-was killed (a hang-up, a cancel, a SIGKILL) is known and swept away
-(:meth:`CertificateStore.sweep_partials`). Certificates expire by the service's retention.
-Ids are what the HTTP layer turns into URLs.
+"""A certificate's life in the service, in one room: whether a call may certify (decided
+once, before it runs: :meth:`CertificateRoom.grant`), the room reserved for it, its
+staging, its commit, its owner, its re-check, its withdrawal and its expiry.
+
+On disk (:class:`CertificateStore`, used by the worker that makes a certificate and by the
+server that serves it): ``DATA/certificates/<id>/`` holds the files of the certificate
+contract. The maker (:func:`~chessdom.models.certificates.write_certificate`) writes into
+``.<id>.partial`` beside it, which the store renames into place once the certificate is
+checked and fits, and deletes on any failure; while a worker process writes one it holds
+the lock file ``.<id>.writing``, so a partial certificate whose writer was killed (a
+hang-up, a cancel, a SIGKILL) is known and swept away (:meth:`CertificateStore.sweep_partials`).
+Certificates expire by the service's retention. Ids are what the HTTP layer turns into URLs.
 
 All certificates together stay within the service's bound even when many are written at
 once: a writer reserves room before it starts, in its ``.<id>.writing`` file (so that the
 reservation ends with the writer, however it ends), and its certificate is kept only if
-its real size fits beside the others; both steps hold the lock of ``certificates.lock``
-beside the directory.
+its real size, measured once as it is committed, fits beside the others; both steps hold
+the lock of ``certificates.lock`` beside the directory. That size goes with the answer to
+the server, which files the certificate under its owner (:class:`CertificateRoom`); a
+full disk, in the worker or in the server's store, makes the certificate unavailable, and
+says why, in one place each.
 
 A certificate that a checker of an earlier soundness revision accepted is checked again
 before it is served (:meth:`CertificateStore.recheck`, by
@@ -20,36 +28,47 @@ from __future__ import annotations
 
 import errno
 import json
+import logging
 import os
 import re
 import shutil
 import time
 import uuid
 from concurrent.futures import Executor
+from dataclasses import replace
 from pathlib import Path
 
 from chessdom.certificates import MANIFEST
 from chessdom.chessboard import PlacementResult
 from chessdom.models.certificates import (
     MAX_PROOF_BYTES,
+    CertificateSummary,
     CertificateUnavailable,
-    cube_count,
-    make_certificate,
-    sweep_partial_directories,
+    CertifyOptions,
+    Progress,
+    write_certificate,
 )
-from chessdom.models.certificates.make import PARTIAL, Progress
 
+from chessdom.api.runtime.answer import Answer, Certificate
+from chessdom.api.runtime.calls import Call, Certify
 from chessdom.api.runtime.certificate_recheck import recheck
 from chessdom.api.runtime.locks import exclusively, hold_lock_file, lock_file_held, release_lock_file
-from chessdom.api.runtime.store.database import READ_ONLY
+from chessdom.api.runtime.store import Store
+from chessdom.api.runtime.store.database import READ_ONLY, DiskFull
+
+log = logging.getLogger(__name__)
 
 _ID = re.compile(r"[0-9a-f]{32}")
 _LOCK_FILE = re.compile(r"\.[0-9a-f]{32}\.(writing|checking)")
 _WRITING_FILE = re.compile(r"\.(?P<id>[0-9a-f]{32})\.writing")
+_STAGED = re.compile(r"\.(?P<id>[0-9a-f]{32})(\.[0-9]+)?\.partial")
+"""A certificate being written: ``.<id>.partial`` (and ``.<id>.<pid>.partial``, as servers
+before this one staged them, swept alike)."""
 WRITING = ".writing"
+STAGING = ".partial"
 LEDGER = "certificates.lock"
 """In the data directory: held while room for a certificate is reserved, or a written one
-is settled."""
+is committed."""
 NO_ROOM = (errno.ENOSPC, errno.EDQUOT)
 
 
@@ -59,28 +78,28 @@ class CertificateStore:
         self.ledger = Path(data_dir) / LEDGER
         self.max_proof_bytes = max_proof_bytes or MAX_PROOF_BYTES
 
-    def make(self, result: PlacementResult, *, time_limit: float | None, enumeration: bool = False,
+    def make(self, result: PlacementResult, options: CertifyOptions, *, enumeration: bool = False,
              executor: Executor | None = None, max_total_bytes: int | None = None,
-             on_progress: Progress | None = None) -> dict:
+             on_progress: Progress | None = None) -> Certificate:
         """Certify ``result``'s optimum (with ``enumeration``, its count and classes) under a
-        new id: the answer's ``certificate`` (id, claim and the checker's verdict). Cube
-        proofs run on ``executor`` when given; ``on_progress`` is told the maker's states
-        (``making``, ``checking``: :func:`make_certificate`). With ``max_total_bytes``, all
-        certificates together stay within it however many are made at once
-        (:meth:`_reserve`, :meth:`_settle`). Raises CertificateUnavailable with the reason
-        when there is none: no room within ``max_total_bytes``, a full disk or a read-only
-        one among them."""
+        new id, within ``options`` (each proof under this store's limit): the answer's
+        certificate, with the bytes it takes. Cube proofs run on ``executor`` when given;
+        ``on_progress`` is told the maker's states (``making``, ``checking``). With
+        ``max_total_bytes``, all certificates together stay within it however many are
+        made at once (:meth:`_reserve`, :meth:`_commit`). Raises CertificateUnavailable
+        with the reason when there is none: no room within ``max_total_bytes``, a full
+        disk or a read-only one among them."""
         certificate_id = uuid.uuid4().hex
-        writing = self.root / f".{certificate_id}{WRITING}"
+        writing, staged = self.root / f".{certificate_id}{WRITING}", self.root / f".{certificate_id}{STAGING}"
         try:
             self.root.mkdir(parents=True, exist_ok=True)
             lock, reserved = self._reserve(writing, max_total_bytes)
             try:
-                manifest = make_certificate(result, self.root / certificate_id, time_limit=time_limit,
-                                            max_proof_bytes=self.max_proof_bytes, enumeration=enumeration,
-                                            executor=executor, on_progress=on_progress)
-                self._settle(certificate_id, writing, reserved, max_total_bytes)
+                made = write_certificate(result, staged, replace(options, max_proof_bytes=self.max_proof_bytes),
+                                         enumeration=enumeration, executor=executor, on_progress=on_progress)
+                size = self._commit(certificate_id, writing, reserved, max_total_bytes)
             finally:
+                shutil.rmtree(staged, ignore_errors=True)
                 release_lock_file(writing, lock)
         except OSError as error:
             if error.errno in NO_ROOM:
@@ -88,9 +107,7 @@ class CertificateStore:
             if error.errno == errno.EROFS:
                 raise CertificateUnavailable(f"{READ_ONLY}: the certificate could not be written") from None
             raise
-        check = dict(manifest["check"])
-        return {"id": certificate_id, "claim": manifest["claim"], "cubes": cube_count(manifest),
-                "checked": check.pop("checked"), "checker": check}
+        return Certificate(certificate_id, made.claim, made.cubes, made.checked, made.checker, size=size)
 
     def _reserve(self, writing: Path, limit: int | None) -> tuple[int, int]:
         """Hold ``writing``, the lock file of a certificate about to be written, with the
@@ -105,7 +122,7 @@ class CertificateStore:
             if left <= 0:
                 raise CertificateUnavailable(_no_room(limit, reserved))
             # A certificate of one proof takes about its proof's size; a cube bundle may take
-            # more, which _settle then grants only from what is still free.
+            # more, which _commit then grants only from what is still free.
             amount = min(left, self.max_proof_bytes)
             lock = hold_lock_file(writing)
             try:
@@ -115,23 +132,27 @@ class CertificateStore:
                 raise
         return lock, amount
 
-    def _settle(self, certificate_id: str, writing: Path, reserved: int, limit: int | None) -> None:
-        """Keep the certificate just written if, at its real size, it fits within ``limit``
-        beside those kept and the reservations of those still being written: its own
-        reservation then ends and its bytes count as kept, in one step under the ledger's
-        lock. Otherwise remove it and raise CertificateUnavailable saying why."""
+    def _commit(self, certificate_id: str, writing: Path, reserved: int, limit: int | None) -> int:
+        """Rename the certificate just staged into place, if, at its real size (measured
+        here, once), it fits within ``limit`` beside those kept and the reservations of
+        those still being written: its own reservation then ends and its bytes count as
+        kept, in one step under the ledger's lock. Its size; or CertificateUnavailable
+        saying why it does not fit (the staging directory is then deleted by the caller)."""
+        staged = self.root / f".{certificate_id}{STAGING}"
+        size = _bytes_under(staged)
         if limit is None:
-            return
+            staged.rename(self.root / certificate_id)
+            return size
         with exclusively(self.ledger):
-            size = _bytes_under(self.root / certificate_id)
             kept, reserved_in_all = self._usage()  # its reservation among them, its bytes not yet
             left = limit - kept - (reserved_in_all - reserved)
             if size > left:
-                self.remove(certificate_id)
                 raise CertificateUnavailable(
                     f"the service keeps at most {limit} bytes of certificates, and this one took {size}: more than "
                     f"the {max(left, 0)} left beside those kept and those being written")
+            staged.rename(self.root / certificate_id)
             writing.unlink()
+        return size
 
     def why_no_room(self, limit: int) -> str | None:
         """Why no certificate can be made within ``limit`` bytes now (every byte is kept or
@@ -167,6 +188,12 @@ class CertificateStore:
         directory = self.directory(certificate_id)
         return None if directory is None else json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
 
+    def summary(self, certificate_id: str) -> CertificateSummary | None:
+        """What the certificate's manifest says of it now (a re-check or a withdrawal
+        rewrites its verdict); None when there is none."""
+        manifest = self.manifest(certificate_id)
+        return None if manifest is None else CertificateSummary.of(manifest)
+
     def recheck(self, certificate_id: str) -> str | None:
         """Check the certificate again if a checker of an earlier revision accepted it
         (:func:`~chessdom.api.runtime.certificate_recheck.recheck`): why it is withdrawn, or
@@ -185,14 +212,20 @@ class CertificateStore:
             shutil.rmtree(self.root / certificate_id, ignore_errors=True)
 
     def sweep_partials(self) -> int:
-        """Remove the partial certificates no live process is writing (the maker names its
-        staging directory by the writer's pid), and the lock files they and re-checks leave;
-        the number of certificates removed."""
-        removed = sweep_partial_directories(self.root)
-        if self.root.is_dir():
-            for entry in list(self.root.iterdir()):
-                if _LOCK_FILE.fullmatch(entry.name):
-                    lock_file_held(entry)  # removes the file when nobody holds it
+        """Remove the partial certificates no live process is writing (a writer holds its
+        ``.<id>.writing`` lock until its certificate is committed or deleted), and the lock
+        files they and re-checks leave; the number of certificates removed."""
+        if not self.root.is_dir():
+            return 0
+        removed = 0
+        for entry in list(self.root.iterdir()):
+            staged = _STAGED.fullmatch(entry.name)
+            if staged and not lock_file_held(self.root / f".{staged['id']}{WRITING}"):
+                shutil.rmtree(entry, ignore_errors=True)
+                removed += 1
+        for entry in list(self.root.iterdir()):
+            if _LOCK_FILE.fullmatch(entry.name):
+                lock_file_held(entry)  # removes the file when nobody holds it
         return removed
 
     def expire(self, older_than_seconds: float) -> int:
@@ -209,6 +242,62 @@ class CertificateStore:
         return removed
 
 
+class CertificateRoom:
+    """The server's side of a certificate's life: whether a call may certify, decided here
+    once before it runs (:meth:`grant`); and, once it answered, each certificate filed
+    under its owner (:meth:`own`), or withdrawn when that cannot be recorded
+    (:meth:`withdraw`: a full disk, a canceled job)."""
+
+    def __init__(self, files: CertificateStore, owners: Store, *, max_total_bytes: int | None = None,
+                 max_stored_per_owner: int | None = None):
+        self.files, self.owners = files, owners
+        self.max_total_bytes, self.max_stored_per_owner = max_total_bytes, max_stored_per_owner
+
+    def grant(self, call: Call, owner: str | None) -> tuple[Call, str | None]:
+        """``call`` as it may run for ``owner``, and why it may not certify (None: it may, or
+        did not ask). A call that may certify does so within the bound on all certificates
+        together, which its worker holds however many write at once; one that may not runs
+        without certifying: every certificate together, or this owner's stores, are at their
+        bound."""
+        asked = call.placement
+        if asked is None or asked.certify is None:
+            return call, None
+        reason = None
+        if self.max_total_bytes is not None:
+            reason = self.files.why_no_room(self.max_total_bytes)
+        most = self.max_stored_per_owner
+        if reason is None and most is not None and self.owners.stored_bytes(owner) >= most:
+            reason = f"this token stores {most} bytes already, the most one may"
+        if reason is not None:
+            return call.with_arguments(certify=None), reason
+        return call.with_arguments(certify=Certify(max_total_bytes=self.max_total_bytes)), None
+
+    @staticmethod
+    def kept(answer: Answer) -> tuple[tuple[str, int], ...]:
+        """(id, bytes) of each certificate ``answer`` carries, as its worker measured them."""
+        return tuple((certificate.id, certificate.size) for certificate in answer.certificates)
+
+    def own(self, answer: Answer, owner: str | None) -> Answer:
+        """File ``answer``'s certificates under ``owner``; when the store cannot write, the
+        answer goes out all the same, without them (:meth:`withdraw`)."""
+        try:
+            for certificate_id, size in self.kept(answer):
+                self.owners.keep_certificate(certificate_id, size, owner)
+        except DiskFull as unwritable:
+            log.warning("%s: a certificate was not filed", unwritable)
+            return self.withdraw(answer, f"{unwritable}: the certificate could not be kept")
+        return answer
+
+    def withdraw(self, answer: Answer, reason: str) -> Answer:
+        """Delete ``answer``'s certificates, which nobody could be shown: the answer
+        without them, saying ``reason``."""
+        if not answer.certificates:
+            return answer
+        for certificate in answer.certificates:
+            self.files.remove(certificate.id)
+        return answer.without_certificates(reason)
+
+
 def _reservation(writing: Path) -> int:
     """The bytes reserved in a writer's lock file (0 for one made without a limit)."""
     try:
@@ -221,8 +310,8 @@ def _certificate_of(name: str) -> str | None:
     """The id of the certificate whose directory, or partial directory, is named ``name``."""
     if _ID.fullmatch(name):
         return name
-    partial = PARTIAL.fullmatch(name)
-    return partial["name"] if partial and _ID.fullmatch(partial["name"]) else None
+    staged = _STAGED.fullmatch(name)
+    return staged["id"] if staged else None
 
 
 def _no_room(limit: int, reserved: int) -> str:

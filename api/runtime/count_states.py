@@ -11,7 +11,6 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
-from chessdom.api.runtime import tasks
 from chessdom.api.runtime.calls import Call
 from chessdom.api.runtime.store import Store
 from chessdom.api.runtime.store.jobs import FINISHED_STATUSES
@@ -25,9 +24,10 @@ def job_folder(data_dir: Path, job_id: str) -> Path:
 
 def with_count_state(call: Call, data_dir: Path, job_id: str) -> Call:
     """``call`` with its count's state directory, when it counts."""
-    if call.task is not tasks.placement or not call.arguments.get("count"):
+    asked = call.placement
+    if asked is None or asked.count is None:
         return call
-    return replace(call, arguments={**call.arguments, "state_dir": job_folder(data_dir, job_id) / "state"})
+    return call.with_arguments(count=replace(asked.count, state_dir=job_folder(data_dir, job_id) / "state"))
 
 
 def remove_if_ended(store: Store, job_id: str) -> None:

@@ -60,16 +60,14 @@ class SolverPool:
         cancel_check_every: float = 0.25,
         on_start: Callable[[int], None] | None = None,
         on_progress: Callable[[dict], None] | None = None,
-        extra_arguments: dict | None = None,
     ) -> Answer:
-        """Run ``call`` in a worker (the caller holds a slot of ``slots``), with the
-        ``extra_arguments`` it takes from where it runs (the service's terms for its
-        certificate, the Dask scheduler of this server). ``on_start`` receives the worker's
-        process group and ``on_progress`` its live snapshots. Raises FieldError for a field
-        the call found wrong, else SolveFailed."""
+        """Run ``call`` in a worker (the caller holds a slot of ``slots``): ``call.task`` of
+        its typed arguments. ``on_start`` receives the worker's process group and
+        ``on_progress`` its live snapshots. Raises FieldError for a field the call found
+        wrong, else SolveFailed."""
         try:
             return self.workers.call(
-                call.task, kwargs={**call.arguments, **(extra_arguments or {})}, deadline=deadline,
+                call.task, (call.arguments,), deadline=deadline,
                 should_cancel=should_cancel, cancel_check_every=cancel_check_every, on_event=on_progress,
                 on_start=on_start,
             )

@@ -15,8 +15,8 @@ import threading
 import time
 from collections.abc import Callable
 
-from chessdom.api.runtime import count_states, tasks
-from chessdom.api.runtime.calls import Call, FieldError, call_from_bytes
+from chessdom.api.runtime import count_states
+from chessdom.api.runtime.calls import Arguments, Call, FieldError, call_from_bytes
 from chessdom.api.runtime.executor import SolveFailed
 from chessdom.api.runtime.locks import RunnerLock
 from chessdom.api.runtime.service import SolveService, SolveTimedOut
@@ -152,15 +152,15 @@ class JobRunner:
         nothing is: it was canceled, or its server is stopping and it goes back to the queue."""
         job_id, attempt = job["id"], job["attempt"]
         try:
-            call = count_states.with_count_state(self._call_of(job), self.store.data_dir, job_id)
+            call = self._here(count_states.with_count_state(self._call_of(job), self.store.data_dir, job_id))
             answer = self.service.solve(
-                call, time_limit=call.time_limit, owner=job["owner"], extra_arguments=self._where(call),
+                call, time_limit=call.time_limit, owner=job["owner"],
                 should_cancel=lambda: not self._still_ours(job_id, attempt),
                 on_start=lambda group: _unless_disk_full(self.store.set_solver_group, job_id, attempt, group),
                 on_progress=lambda snapshot: _unless_disk_full(self.store.set_progress, job_id, attempt, snapshot),
             )
             return {"status": "succeeded", "result": answer, "run": self.service.run_of(call, answer),
-                    "certificates": self.service.certificates_of(answer)}
+                    "certificates": self.service.room.kept(answer)}
         except SolveFailed as failure:
             if failure.reason == "shutdown":  # not the job's fault: the next server runs it
                 _unless_disk_full(self.store.release_job, job_id, attempt)
@@ -175,12 +175,24 @@ class JobRunner:
             return {"status": "failed", "error": f"{type(error).__name__}: {error}"}
 
     def _call_of(self, job: dict) -> Call:
+        """The call built when the job was posted; or, for a job queued with its parameters
+        alone, or by a server whose calls this one cannot read (their arguments untyped),
+        the call its parameters make."""
         kept = job.get("call")
-        return call_from_bytes(kept) if kept is not None else self.to_call(job["kind"], job["params"])
+        if kept is not None:
+            try:
+                call = call_from_bytes(kept)
+            except (AttributeError, ImportError, TypeError):  # a class it names is gone
+                call = None
+            if call is not None and isinstance(call.arguments, Arguments):
+                return call
+        return self.to_call(job["kind"], job["params"])
 
-    def _where(self, call: Call) -> dict:
-        """The arguments ``call`` takes from this server: its Dask scheduler, for a placement."""
-        return {"scheduler": self.scheduler} if self.scheduler is not None and call.task is tasks.placement else {}
+    def _here(self, call: Call) -> Call:
+        """``call`` as it runs on this server: a placement's cubes on its Dask scheduler."""
+        if self.scheduler is None or call.placement is None:
+            return call
+        return call.with_arguments(scheduler=self.scheduler)
 
     def _still_ours(self, job_id: str, attempt: int) -> bool:
         """Renew the claim's lease; False once the job was canceled or taken over. A full
@@ -197,9 +209,8 @@ class JobRunner:
         told = False
         while True:
             try:
-                if not self.store.finish_job(job_id, attempt, **outcome):
-                    for certificate_id, _ in outcome.get("certificates", ()):
-                        self.service.certificates.remove(certificate_id)  # canceled meanwhile: nobody's
+                if not self.store.finish_job(job_id, attempt, **outcome) and "result" in outcome:
+                    self.service.room.withdraw(outcome["result"], "the job was canceled")  # meanwhile: nobody's
                 return
             except DiskFull as full:
                 if not told:

@@ -1,8 +1,10 @@
 """One path for every solve, synchronous or queued: serve a cached proven optimum, or run
-the call in a worker; then record the run, cache what was proved and file its certificate
-under its owner. A job's run and certificate are recorded with its result, in one
-transaction (:meth:`~chessdom.api.runtime.store.Store.finish_job`); a synchronous solve's
-answer is given even when the store cannot record it (its disk full, or read-only)."""
+the call in a worker (with the certificates the room grants it,
+:meth:`~chessdom.api.runtime.certificate_store.CertificateRoom.grant`); then record the
+run, cache what was proved and file its certificate under its owner. A job's run and
+certificate are recorded with its result, in one transaction
+(:meth:`~chessdom.api.runtime.store.Store.finish_job`); a synchronous solve's answer is
+given even when the store cannot record it (its disk full, or read-only)."""
 
 from __future__ import annotations
 
@@ -14,9 +16,9 @@ from dataclasses import replace
 
 from chessdom.chessboard import PlacementResult, Status
 
-from chessdom.api.runtime.answer import Answer
+from chessdom.api.runtime.answer import Answer, Certification
 from chessdom.api.runtime.calls import Call, FieldError
-from chessdom.api.runtime.certificate_store import CertificateStore
+from chessdom.api.runtime.certificate_store import CertificateRoom, CertificateStore
 from chessdom.api.runtime.executor import SolveFailed, SolverPool
 from chessdom.api.runtime.store import Store
 from chessdom.api.runtime.store.database import DiskFull
@@ -51,20 +53,19 @@ class SolveService:
         self.pool = pool
         self.kill_grace = kill_grace
         self.certificates = certificates
-        self.max_certificate_bytes = max_certificate_bytes
-        self.max_stored_per_owner = max_stored_per_owner
+        self.room = CertificateRoom(certificates, store, max_total_bytes=max_certificate_bytes,
+                                    max_stored_per_owner=max_stored_per_owner)
         self.slot_waiters = SlotWaiters(max_slot_waiters)
 
     def solve(self, call: Call, *, time_limit: float | None, owner: str | None = None, should_cancel=None,
-              on_start=None, on_progress=None, extra_arguments: dict | None = None) -> Answer:
+              on_start=None, on_progress=None) -> Answer:
         """Run one call for ``owner``; the caller holds a solver slot and records the run
-        (:meth:`run_of`, :meth:`certificates_of`). ``time_limit`` bounds the whole solve
+        (:meth:`run_of`, :meth:`CertificateRoom.kept`). ``time_limit`` bounds the whole solve
         (the solver's own limit plus a grace period) or is None for none; ``on_start``
-        receives the process group of the worker, if one starts; ``extra_arguments`` are
-        the call's from where it runs (:meth:`SolverPool.run`)."""
+        receives the process group of the worker, if one starts."""
         cached = self._from_cache(call)
         return cached if cached is not None else self._run(call, time_limit, owner, should_cancel, on_start,
-                                                           on_progress, extra_arguments or {})
+                                                           on_progress)
 
     def solve_now(self, call: Call, *, time_limit: float | None, slot_wait: float,
                   client_gone: Callable[[], bool] | None = None, owner: str | None = None) -> Answer:
@@ -102,19 +103,14 @@ class SolveService:
     def _record_now(self, call: Call, answer: Answer, owner: str | None) -> Answer:
         """Record a synchronous solve's run and file its certificates; when the store cannot
         write, the answer goes out all the same (without certificates nobody could be shown)."""
-        run, certificates = self.run_of(call, answer), self.certificates_of(answer)
+        run = self.run_of(call, answer)
         try:
             if run is not None:
                 self.store.record_run(run, owner)
-            for certificate in certificates:
-                self.store.keep_certificate(*certificate, owner)
         except DiskFull as unwritable:
             log.warning("%s: a %s run was not recorded", unwritable, call.kind)
-            if certificates:
-                for certificate_id, _ in certificates:
-                    self.certificates.remove(certificate_id)
-                answer = answer.without_certificates(f"{unwritable}: the certificate could not be kept")
-        return answer
+            return self.room.withdraw(answer, f"{unwritable}: the certificate could not be kept")
+        return self.room.own(answer, owner)
 
     def run_of(self, call: Call, answer: Answer) -> Run | None:
         """The run history's record of ``answer``; None for a check such as /verify."""
@@ -124,11 +120,7 @@ class SolveService:
         wall_time = 0.0 if answer.cached else answer.result.wall_time
         certified = answer.certification.certificate if answer.certification is not None else None
         certificate_time = certified.seconds if certified is not None else None
-        return Run(call.kind, call.problem, method, status, value, wall_time, bool(answer.cached), certificate_time)
-
-    def certificates_of(self, answer: Answer) -> tuple[tuple[str, int], ...]:
-        """(id, bytes) of each certificate ``answer`` carries: the bound's, and the count's."""
-        return tuple((certificate.id, self.certificates.size(certificate.id)) for certificate in answer.certificates)
+        return Run(call.kind, call.record, method, status, value, wall_time, bool(answer.cached), certificate_time)
 
     def _from_cache(self, call: Call) -> Answer | None:
         if call.cache_key is None or not call.read_cache:
@@ -136,31 +128,14 @@ class SolveService:
         cached = self.store.cached_result(call.cache_key)
         return None if cached is None else replace(cached, cached=True)
 
-    def _certificate_terms(self, call: Call, owner: str | None) -> dict:
-        """What a call that certifies is told beside its arguments: the bound on all
-        certificates together, which the worker holds however many write at once
-        (:meth:`CertificateStore.make`), or why none may be made now — every certificate
-        together, or this owner's stores, are at their bound."""
-        if not call.arguments.get("certify"):
-            return {}
-        reason = None
-        if self.max_certificate_bytes is not None:
-            reason = self.certificates.why_no_room(self.max_certificate_bytes)
-        most = self.max_stored_per_owner
-        if reason is None and most is not None and self.store.stored_bytes(owner) >= most:
-            reason = f"this token stores {most} bytes already, the most one may"
-        if reason is not None:
-            return {"certificate_refused": reason}
-        return {"max_certificate_bytes": self.max_certificate_bytes}
-
     def _run(self, call: Call, time_limit: float | None, owner: str | None,
              should_cancel: Callable[[], bool] | None, on_start,
-             on_progress: Callable[[dict], None] | None = None, extra_arguments: dict | None = None) -> Answer:
+             on_progress: Callable[[dict], None] | None = None) -> Answer:
         deadline = time.monotonic() + time_limit + self.kill_grace if time_limit is not None else None
+        granted, refused = self.room.grant(call, owner)
         try:
-            answer = self.pool.run(call, deadline=deadline, should_cancel=should_cancel, on_start=on_start,
-                                   on_progress=on_progress,
-                                   extra_arguments={**self._certificate_terms(call, owner), **(extra_arguments or {})})
+            answer = self.pool.run(granted, deadline=deadline, should_cancel=should_cancel, on_start=on_start,
+                                   on_progress=on_progress)
         except SolveFailed as failure:
             self.certificates.sweep_partials()  # a killed worker leaves its certificate half written
             if failure.reason == "invalid":
@@ -168,6 +143,8 @@ class SolveService:
             if failure.reason in ("timeout", "died"):  # overran, or killed from outside (e.g. out of memory)
                 raise SolveTimedOut(failure.detail) from None
             raise
+        if refused is not None:
+            answer = replace(answer, certification=Certification(None, refused))
         if call.cache_key is None:
             return answer
         if _proven(answer.result):

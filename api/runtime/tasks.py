@@ -1,4 +1,5 @@
-"""What a worker process runs: library calls, each returning its typed
+"""What a worker process runs: library calls, each taking its typed arguments
+(:mod:`~chessdom.api.runtime.calls`) and returning its typed
 :class:`~chessdom.api.runtime.answer.Answer`. The arguments were converted from the
 request at the edge (see :mod:`chessdom.api.kinds`)."""
 
@@ -12,15 +13,17 @@ from functools import partial
 from pathlib import Path
 
 from chessdom import models, native_search
-from chessdom.chessboard import Board, Piece, PlacementProblem, PlacementResult, check_placement, square_names
-from chessdom.models.certificates import CertificateUnavailable
-from chessdom.models.certificates.make import Progress
+from chessdom.chessboard import Piece, PlacementResult, check_placement, square_names
+from chessdom.models import CubeOptions
+from chessdom.models.certificates import CertificateUnavailable, CertifyOptions, Progress
 from chessdom.models.cubes import available_cores, local_pool
 from chessdom.processes import report_event
 from chessdom.processes.executors import open_executor
 
-from chessdom.api.runtime.answer import Answer, Certificate, Certification, PlacementVerdict
-from chessdom.api.runtime.calls import FieldError, squares
+from chessdom.api.runtime.answer import Answer, Certification, PlacementVerdict
+from chessdom.api.runtime.calls import (
+    FieldError, NQueensArguments, PathArguments, PlacementArguments, TourArguments, VerifyArguments, squares,
+)
 from chessdom.api.runtime.certificate_store import CertificateStore
 from chessdom.api.runtime.slots import SolverSlots
 
@@ -45,43 +48,50 @@ def share_slots(slots: SolverSlots) -> None:
     _slots = slots
 
 
-def placement(
-    problem: PlacementProblem, *, time_limit: float | None = None, certify: bool = False,
-    certificate_refused: str | None = None, trace: bool = False, scheduler: str | None = None,
-    max_certificate_bytes: int | None = None, count: bool = False, representatives: bool = False, **options,
-) -> Answer:
+def placement(arguments: PlacementArguments) -> Answer:
     """The solve's answer, sending live bounds as they improve; where ``auto`` picks
-    cube-and-conquer its cubes run on the Dask cluster at ``scheduler``, or else on worker
-    processes of this machine within the solver slots (:func:`cube_workers`); with
-    ``trace``, the greedy baseline's steps (seed 002's lesson); with ``certify``, a
-    certificate in the data directory within what is left of ``time_limit`` (its proof's
-    cubes on the cluster too) and within ``max_certificate_bytes`` of certificates in all,
-    and with ``count`` too, a certificate of the count and its classes — unless the
-    service said why none may be made now (``certificate_refused``). The answer is sent as
-    soon as it is proved, and then each certificate's state (:class:`CertificateProgress`)."""
+    cube-and-conquer its cubes run on the Dask cluster at ``arguments.scheduler``, or else
+    on worker processes of this machine within the solver slots (:func:`cube_workers`);
+    with ``trace``, the greedy baseline's steps (seed 002's lesson); with ``certify`` (as
+    the service granted it), a certificate in the data directory within what is left of
+    the time limit (its proof's cubes on the cluster too) and within its bound on
+    certificates in all, and with ``count`` too, a certificate of the count and its
+    classes. The answer is sent as soon as it is proved, and then each certificate's state
+    (:class:`CertificateProgress`)."""
     started = time.monotonic()
-    certify = certify and certificate_refused is None
+    problem, count, scheduler = arguments.problem, arguments.count, arguments.scheduler
     where = cube_workers if scheduler is None else partial(open_executor, scheduler, None)
-    # An enumeration certificate lists every class: its representatives are listed then,
-    # and shown only when asked for.
-    result = models.solve(problem, time_limit=time_limit, on_progress=report_event, cube_workers=where, count=count,
-                          representatives=representatives or (certify and count), **options)
-    steps = native_search.greedy_steps(problem) if trace else None
-    if not certify:
-        refused = Certification(None, certificate_refused) if certificate_refused is not None else None
-        return Answer(_as_asked(result, representatives), refused, trace=steps)
-    # The answer is on the job as soon as it is proved; its certificates' states follow it.
+    listed = count is not None and count.representatives
+    if arguments.certify is not None and count is not None:
+        # An enumeration certificate lists every class: its representatives are listed then,
+        # and shown only when asked for.
+        count = replace(count, representatives=True)
+    result = models.solve_with(problem, arguments.solve, count=count, cubes=CubeOptions(workers=where),
+                               on_progress=report_event)
+    steps = native_search.greedy_steps(problem) if arguments.trace else None
+    if arguments.certify is None:
+        return Answer(_as_asked(result, listed), trace=steps)
+    bound, counted = _certifications(result, arguments, started)
+    return Answer(_as_asked(result, listed), bound, counted, trace=steps)
+
+
+def _certifications(result: PlacementResult, arguments: PlacementArguments, started: float
+                    ) -> tuple[Certification, Certification | None]:
+    """The certificate of the bound, and of the count when there is one, within what is
+    left of the time limit; the answer is on the job as soon as it is proved, and its
+    certificates' states follow it."""
     progress = CertificateProgress({
         "value": result.value, "placement": list(result.placement), "lower_bound": result.lower_bound,
         "upper_bound": result.upper_bound, "proof": result.proof, "certifying": True})
     bound_progress = progress.of("certificate")
     bound_progress({"state": "making"})  # before the cluster, if any, is reached
-    with open_executor(scheduler, None) as executor:
-        made = partial(_certificate, result, executor=executor, max_total_bytes=max_certificate_bytes)
+    time_limit = arguments.solve.time_limit
+    with open_executor(arguments.scheduler, None) as executor:
+        made = partial(_certificate, result, executor=executor, max_total_bytes=arguments.certify.max_total_bytes)
         bound = made(_left(time_limit, started), on_progress=bound_progress)
         counted = (made(_left(time_limit, started), enumeration=True, on_progress=progress.of("count_certificate"))
                    if result.count is not None else None)
-    return Answer(_as_asked(result, representatives), bound, counted, trace=steps)
+    return bound, counted
 
 
 class CertificateProgress:
@@ -141,47 +151,54 @@ def _certificate(result: PlacementResult, time_limit: float | None, *, on_progre
     started = time.monotonic()
     on_progress({"state": "making"})
     try:
-        made = _certificates.make(result, time_limit=time_limit, enumeration=enumeration, executor=executor,
-                                  max_total_bytes=max_total_bytes, on_progress=on_progress)
+        made = _certificates.make(result, CertifyOptions(time_limit=time_limit), enumeration=enumeration,
+                                  executor=executor, max_total_bytes=max_total_bytes, on_progress=on_progress)
     except CertificateUnavailable as reason:
         on_progress({"state": "unavailable", "reason": str(reason)})
         return Certification(None, str(reason))
     seconds = round(time.monotonic() - started, 3)  # proof logging and the independent check
-    checked = {"state": "checked"} if made["checked"] else {"state": "unchecked", "reason": made["checker"]["verdict"]}
-    on_progress(checked)
-    return Certification(Certificate(**made, seconds=seconds))
+    on_progress({"state": "checked"} if made.checked else {"state": "unchecked", "reason": made.checker["verdict"]})
+    return Certification(replace(made, seconds=seconds))
 
 
-def nqueens(size: int, mode: str, method: str, up_to_symmetry: bool, time_limit: float, trace: bool,
-            trace_offset: int = 0) -> Answer:
+def nqueens(arguments: NQueensArguments) -> Answer:
+    size, mode, method = arguments.size, arguments.mode, arguments.method
     if method == "cpsat":
-        result = models.solve_nqueens(size, mode=mode, time_limit=time_limit)
+        result = models.solve_nqueens(size, mode=mode, time_limit=arguments.time_limit)
     elif mode == "count":
-        result = native_search.nqueens_count(size, up_to_symmetry=up_to_symmetry)
+        result = native_search.nqueens_count(size, up_to_symmetry=arguments.up_to_symmetry)
     else:
         result = native_search.nqueens_first(size)
-    traced = trace and method == "backtracking" and mode == "first"
-    return Answer(result, trace=native_search.nqueens_trace(size, trace_offset=trace_offset) if traced else None)
+    traced = arguments.trace and method == "backtracking" and mode == "first"
+    trace = native_search.nqueens_trace(size, trace_offset=arguments.trace_offset) if traced else None
+    return Answer(result, trace=trace)
 
 
-def tour(**arguments) -> Answer:
-    return Answer(native_search.knight_tour(**arguments))
+def tour(arguments: TourArguments) -> Answer:
+    return Answer(native_search.knight_tour(
+        arguments.board, arguments.start, closed=arguments.closed, method=arguments.method,
+        tie_break=arguments.tie_break, lookahead=arguments.lookahead, backtracking=arguments.backtracking,
+        node_limit=arguments.node_limit, seed=arguments.seed, trace=arguments.trace,
+        trace_offset=arguments.trace_offset))
 
 
-def path(**arguments) -> Answer:
-    return Answer(native_search.knight_path(**arguments))
+def path(arguments: PathArguments) -> Answer:
+    return Answer(native_search.knight_path(
+        arguments.board, arguments.start, arguments.goals, blocked=arguments.blocked, enemies=arguments.enemies,
+        method=arguments.method, heuristic=arguments.heuristic, trace=arguments.trace))
 
 
-def verify(board: Board, piece: str, names: list[str]) -> Answer:
+def verify(arguments: VerifyArguments) -> Answer:
     """The independent checker's verdict on a placement; a million squares take seconds
     and hundreds of megabytes, so this runs in a worker like any solve."""
+    board, names = arguments.board, arguments.names
     placed = squares(board, names, "squares")
     seen = set()
     for index, name in enumerate(names):
         if name.lower() in seen:
             raise FieldError(f"squares.{index}", f"{name!r} is given more than once")
         seen.add(name.lower())
-    check = check_placement(board, Piece(piece), placed)
+    check = check_placement(board, Piece(arguments.piece), placed)
     return Answer(PlacementVerdict(
         pieces=len(placed),
         dominating=check.dominating,

@@ -8,10 +8,11 @@ out), with its manifest (:mod:`.manifest`) and the independent checker's verdict
 Nothing here vouches for its own output: the checker (:mod:`chessdom.certificates`, run
 as a process of its own) must accept it all before the certificate is called checked.
 
-The directory is written whole or not at all: everything goes into a staging directory
-beside it (``.NAME.PID.partial``), renamed into place once checked and deleted on any
-failure; one left by a process that was killed is deleted by the next certificate made
-beside it.
+The proofs are logged by a search of their own, run here on the plain formula (CaDiCaL,
+:mod:`.prover`), after the solve that answered: its backend's proof is not kept.
+:func:`write_certificate` writes only into the directory it is given; :func:`make_certificate`
+writes a directory whole or not at all, staged beside it (:mod:`.staging`). Both return
+the certificate's :class:`~.summary.CertificateSummary`.
 
 While it works, the maker tells ``on_progress`` its state: ``{"state": "making"}`` while
 proofs are logged (with ``done`` and ``total`` cube proofs once cubes are proved), then
@@ -22,15 +23,11 @@ certificate (checked, or unavailable and why) is its return or its exception.
 from __future__ import annotations
 
 import json
-import os
-import re
 import shutil
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from concurrent.futures import Executor
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from chessdom.certificates import FORMULA, PROOF
@@ -39,23 +36,17 @@ from chessdom.models.certificates.choice import choose
 from chessdom.models.certificates.enumeration import Enumeration, NotEnumerated, enumeration_of
 from chessdom.models.certificates.formula import PlainFormula, plain_formula
 from chessdom.models.certificates.manifest import Evidence, manifest_of, write_manifest
+from chessdom.models.certificates.options import CertifyOptions, Progress, Proving
 from chessdom.models.certificates.plain_evidence import cube_runner, prove_plain, raise_unless_refuted, remaining
-from chessdom.models.certificates.prover import log_proof
+from chessdom.models.certificates.prover import ProofRun, log_proof
 from chessdom.models.certificates.region_evidence import RegionPlan, region_plan
 from chessdom.models.certificates.regions import (
-    CUBE_SECONDS, LEVEL_RINGS, MAX_REGION_CUBES, LemmasFailed, prove_regions,
+    LEVEL_RINGS, MAX_REGION_CUBES, LemmasFailed, RegionLimits, prove_regions,
 )
+from chessdom.models.certificates.staging import staging_directory, sweep_partial_directories
+from chessdom.models.certificates.summary import CertificateSummary
 from chessdom.models.certificates.unavailable import CertificateUnavailable
 
-MAX_PROOF_BYTES = 32 * 1024 * 1024
-"""Past this one proof is split into cubes, each cube's proof under it. dratify's forward
-check costs more than linearly in a proof's size: measured (CPU seconds, native engine, at
-load 9–11 on 2 cores), γ(Q_13) ≤ 6 in one 146 MB proof took 422 s to check (2.9 s a MB),
-while the 85 proofs of its cube bundle, 273 MB in all and none over 32 MB, took 159 s
-(0.6 s a MB) and can be checked in parallel; γ(Q_12) ≤ 5's one 14 MB proof took 10 s.
-Proving the bundle cost more (232 s of CaDiCaL against 53 s), but less than the check
-saved. dratify also holds a proof in memory at 11–15× its size: 32 MiB keeps a check
-under about 0.5 GB."""
 MAX_SQUARES = 1024
 """Larger boards are not certified: their formulas take seconds to build, uninterruptibly,
 and the plain formula's refutations are out of reach long before."""
@@ -74,44 +65,11 @@ directly. Past it region cubes are faster and smaller (γ(Q_12) ≤ 5: one proof
 14 MB, 10 region cubes 0.7 s and 4.9 MB), and the attempt costs at most this."""
 FIRST_ATTEMPT = ".runs"
 """Where region cubes with lemmas write their proofs in the staging directory until renamed."""
-Progress = Callable[[dict], None]
-"""Told the certificate's state as it changes: ``{"state": "making", "done": 3, "total": 85}``."""
-PARTIAL = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]+)\.partial")
-
 _NOT_OPTIMAL = {
     Status.FEASIBLE: "the solve did not prove the bound within its time limit; only proven optima are certified",
     Status.UNKNOWN: "nothing was found within the time limit",
     Status.INFEASIBLE: "no placement exists at all; certificates cover optima",
 }
-
-
-def staging_directory(directory: Path) -> Path:
-    """Where :func:`make_certificate` writes ``directory`` before it is complete."""
-    return directory.with_name(f".{directory.name}.{os.getpid()}.partial")
-
-
-def sweep_partial_directories(root: Path) -> int:
-    """Delete staging directories in ``root`` whose writing process is gone (killed
-    mid-proof); the number deleted."""
-    removed = 0
-    if not root.is_dir():
-        return 0
-    for path in root.iterdir():
-        match = PARTIAL.fullmatch(path.name)
-        if match and not _alive(int(match["pid"])):
-            shutil.rmtree(path, ignore_errors=True)
-            removed += 1
-    return removed
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def refuted_bound(problem: PlacementProblem, value: int) -> int:
@@ -121,107 +79,96 @@ def refuted_bound(problem: PlacementProblem, value: int) -> int:
     return value + 1 if problem.objective.maximize else value - 1
 
 
-@dataclass(frozen=True)
-class _Proving:
-    """How the evidence is made: :func:`make_certificate`'s options, and its deadline."""
-
-    deadline: float | None
-    max_proof_bytes: int
-    split: str
-    executor: Executor | None
-    workers: int
-    cube_seconds: float
-    region_level: int
-    lemmas: bool
-    report: Progress
-
-
-def make_certificate(
-    result: PlacementResult,
-    directory: Path,
-    *,
-    time_limit: float | None,
-    max_proof_bytes: int = MAX_PROOF_BYTES,
-    encoding: str | None = None,
-    order: str | None = None,
-    split: str = "auto",
-    executor: Executor | None = None,
-    workers: int = 1,
-    enumeration: bool = False,
-    on_progress: Progress | None = None,
-    cube_seconds: float = CUBE_SECONDS,
-    region_level: int = 0,
-    lemmas: bool = True,
-) -> dict:
+def make_certificate(result: PlacementResult, directory: Path, options: CertifyOptions | None = None, *,
+                     enumeration: bool = False, executor: Executor | None = None,
+                     on_progress: Progress | None = None) -> CertificateSummary:
     """Write a checked certificate of ``result``'s optimum — or, with ``enumeration``, of
-    its count and classes — into ``directory`` (absent or empty) and return its manifest,
-    whose ``check`` is the independent checker's verdict.
-
-    ``encoding`` and ``order`` default to the measured choice for the piece and variant
-    (:mod:`.choice`). ``split``: see :data:`SPLITS`. Region cubes start at partition
-    ``region_level`` (0 the quadrants, 1 and 2 cut into 2 and 4 bands: :data:`LEVEL_RINGS`)
-    and are split when a run outgrows ``cube_seconds`` or ``max_proof_bytes``. Cubes run on
-    ``executor``, else on ``workers`` local processes, and the checker checks them on
-    ``workers`` processes. ``on_progress`` is told each state the certificate passes
-    through, ``making`` then ``checking`` (:data:`Progress`). ``lemmas``: region cubes carry
-    their line budgets as lemmas, each proved on its own (:mod:`.lemmas`); false leaves them out.
-
-    Raises CertificateUnavailable, leaving nothing behind, when there is none: the result
-    is not a proven optimum (or complete count), a proof-logging run hit ``time_limit``
-    or a proof could not be kept under ``max_proof_bytes``, or the checker rejected what
-    was written (which would be a bug).
-    """
-    _refuse_unless_certifiable(result, directory, time_limit, split, region_level)
-    proving = _Proving(None if time_limit is None else time.monotonic() + time_limit, max_proof_bytes, split,
-                       executor, workers, cube_seconds, region_level, lemmas, on_progress or _nobody)
-    listed = _enumeration(result) if enumeration else None
-    directory = Path(directory)
+    its count and classes — into ``directory`` (absent or empty), whole or not at all
+    (staged beside it, :mod:`.staging`), and return its summary, whose ``checked`` and
+    ``checker`` are the independent checker's verdict; see :func:`write_certificate`."""
+    options = options or CertifyOptions()
+    directory = _ready(result, directory, options)
     staged = staging_directory(directory)
     sweep_partial_directories(staged.parent)
     shutil.rmtree(staged, ignore_errors=True)
     staged.mkdir(parents=True)
     try:
-        manifest = _make(result, staged, _encoding_and_order(result.problem, encoding, order), listed, proving)
+        made = _write(result, staged, options, enumeration, Proving.starting_now(options, executor,
+                                                                                on_progress or _nobody))
         if directory.exists():
             directory.rmdir()
         staged.rename(directory)
     finally:
         shutil.rmtree(staged, ignore_errors=True)
-    return manifest
+    return made
 
 
-def _make(result: PlacementResult, staged: Path, encoding_and_order: tuple[str, str], listed: Enumeration | None,
-          proving: _Proving) -> dict:
-    """The certificate written into ``staged`` and checked: its manifest."""
+def write_certificate(result: PlacementResult, directory: Path, options: CertifyOptions, *,
+                      enumeration: bool = False, executor: Executor | None = None,
+                      on_progress: Progress | None = None) -> CertificateSummary:
+    """Write a checked certificate of ``result``'s optimum — or, with ``enumeration``, of
+    its count and classes — into ``directory``, an empty directory (made if absent), and
+    return its summary. Nothing is written anywhere else, and nothing is deleted on a
+    failure: whoever gave the directory stages it and clears it.
+
+    ``options`` (:class:`~.options.CertifyOptions`): the time limit, the proof size limit,
+    the encoding and order, the split (:data:`SPLITS`), the region cubes' start and slice,
+    the local workers and the lemmas. Cubes run on ``executor`` when given.
+    ``on_progress`` is told each state the certificate passes through, ``making`` then
+    ``checking`` (:data:`~.options.Progress`).
+
+    Raises CertificateUnavailable when there is none: the result is not a proven optimum
+    (or complete count), a proof-logging run hit the time limit or a proof could not be
+    kept under the size limit, or the checker rejected what was written (which would be
+    a bug).
+    """
+    directory = _ready(result, directory, options)
+    directory.mkdir(parents=True, exist_ok=True)
+    return _write(result, directory, options, enumeration,
+                  Proving.starting_now(options, executor, on_progress or _nobody))
+
+
+def _write(result: PlacementResult, directory: Path, options: CertifyOptions, enumeration: bool,
+           proving: Proving) -> CertificateSummary:
+    listed = _enumeration(result) if enumeration else None
+    encoding_and_order = _encoding_and_order(result.problem, options.encoding, options.order)
+    return CertificateSummary.of(_make(result, directory, encoding_and_order, listed, proving))
+
+
+def _make(result: PlacementResult, directory: Path, encoding_and_order: tuple[str, str],
+          listed: Enumeration | None, proving: Proving) -> dict:
+    """The certificate written into ``directory`` and checked: its manifest."""
     proving.report({"state": "making"})
     encoding, order = encoding_and_order
     bound = result.value if listed is not None else refuted_bound(result.problem, result.value)
     formula = _formula(result.problem, bound, encoding, order, listed)
-    formula.write_dimacs(staged / FORMULA)
-    evidence = _evidence(result.problem, formula, staged, bound, encoding_and_order, listed is not None, proving)
-    manifest = manifest_of(result, bound, encoding, order, staged, formula, evidence, listed)
-    write_manifest(staged, manifest)
+    formula.write_dimacs(directory / FORMULA)
+    evidence = _evidence(result.problem, formula, directory, bound, encoding_and_order, listed is not None, proving)
+    manifest = manifest_of(result, bound, encoding, order, directory, formula, evidence, listed)
+    write_manifest(directory, manifest)
     proving.report({"state": "checking"})
-    manifest["check"] = independent_check(staged, remaining(proving.deadline),
-                                          proving.workers if evidence.run is None else 1)
-    write_manifest(staged, manifest)
+    manifest["check"] = independent_check(directory, remaining(proving.deadline),
+                                          proving.options.workers if evidence.run is None else 1)
+    write_manifest(directory, manifest)
     return manifest
 
 
-def _refuse_unless_certifiable(result: PlacementResult, directory: Path, time_limit: float | None,
-                               split: str, region_level: int) -> None:
-    """Raise, before anything is written, when the arguments are wrong (ValueError) or the
-    result has no certificate to make (CertificateUnavailable)."""
-    if split not in SPLITS:
-        raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
-    if not 0 <= region_level < len(LEVEL_RINGS):
-        raise ValueError(f"region_level must be 0 to {len(LEVEL_RINGS) - 1}, got {region_level!r}")
+def _ready(result: PlacementResult, directory: Path, options: CertifyOptions) -> Path:
+    """``directory``, after raising, before anything is written, when the options are
+    wrong or the directory is not empty (ValueError) or the result has no certificate to
+    make (CertificateUnavailable)."""
+    if options.split not in SPLITS:
+        raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {options.split!r}")
+    if not 0 <= options.region_level < len(LEVEL_RINGS):
+        raise ValueError(f"region_level must be 0 to {len(LEVEL_RINGS) - 1}, got {options.region_level!r}")
     if result.status is not Status.OPTIMAL:
         raise CertificateUnavailable(_NOT_OPTIMAL[result.status])
-    if time_limit is not None and time_limit <= 0:
+    if options.time_limit is not None and options.time_limit <= 0:
         raise CertificateUnavailable("the solve used the whole time limit")
-    if Path(directory).exists() and any(Path(directory).iterdir()):
+    directory = Path(directory)
+    if directory.exists() and any(directory.iterdir()):
         raise ValueError(f"{directory} is not empty")
+    return directory
 
 
 def _nobody(state: dict) -> None:
@@ -253,34 +200,41 @@ def _formula(problem: PlacementProblem, bound: int, encoding: str, order: str, l
 
 
 def _evidence(problem: PlacementProblem, formula: PlainFormula, staged: Path, bound: int,
-              encoding_and_order: tuple[str, str], enumeration: bool, proving: _Proving) -> Evidence:
+              encoding_and_order: tuple[str, str], enumeration: bool, proving: Proving) -> Evidence:
     """The proofs refuting ``formula``, as :data:`SPLITS` says."""
-    split = proving.split
+    options = proving.options
+    split = options.split
     if split == "regions" or (split == "auto" and not problem.objective.maximize):
         if split == "auto":
-            limit = remaining(proving.deadline)
-            run = log_proof(staged / FORMULA, staged / PROOF, max_proof_bytes=proving.max_proof_bytes,
-                            time_limit=ONE_PROOF_SECONDS if limit is None else min(limit, ONE_PROOF_SECONDS))
-            raise_unless_refuted(problem, run.status, run.wall_seconds, run.detail, proving.max_proof_bytes,
-                                 can_split=remaining(proving.deadline) != 0.0)
+            run = _one_quick_proof(problem, staged, proving)
             if run.status == "unsat":
                 return Evidence(run=run)
         plan = region_plan(problem, formula, staged / FORMULA, bound, encoding_and_order, enumeration,
-                           proving.region_level, lemmas=proving.lemmas)
+                           options.region_level, lemmas=options.lemmas)
         if plan is not None:
             return _prove_by_regions(problem, plan, staged, proving)
         if split == "regions":
             raise CertificateUnavailable("no region cubes: they are defined for the minimisations, and at most "
                                          f"{MAX_REGION_CUBES} of them")
-    return prove_plain(problem, formula, staged, proving.deadline, proving.max_proof_bytes, split, proving.executor,
-                       proving.workers, (encoding_and_order[0], bound), proving.report)
+    return prove_plain(problem, formula, staged, proving, (encoding_and_order[0], bound))
 
 
-def _prove_by_regions(problem: PlacementProblem, plan: RegionPlan, staged: Path, proving: _Proving) -> Evidence:
+def _one_quick_proof(problem: PlacementProblem, staged: Path, proving: Proving) -> ProofRun:
+    """One proof of a minimisation tried within :data:`ONE_PROOF_SECONDS`; raises unless it
+    refuted the formula or may be split."""
+    limit, most = remaining(proving.deadline), proving.options.max_proof_bytes
+    run = log_proof(staged / FORMULA, staged / PROOF, max_proof_bytes=most,
+                    time_limit=ONE_PROOF_SECONDS if limit is None else min(limit, ONE_PROOF_SECONDS))
+    raise_unless_refuted(problem, run.status, run.wall_seconds, run.detail, most,
+                         can_split=remaining(proving.deadline) != 0.0)
+    return run
+
+
+def _prove_by_regions(problem: PlacementProblem, plan: RegionPlan, staged: Path, proving: Proving) -> Evidence:
     """Every section's region cubes refuted on the executor (or a local pool)."""
     total = sum(len(section.cubes) for section in plan.sections)
     proving.report({"state": "making", "done": 0, "total": total})
-    with cube_runner(proving.executor, proving.workers, "region cube proofs") as pool:
+    with cube_runner(proving.executor, proving.options.workers, "region cube proofs") as pool:
         try:
             proofs = _region_proofs(problem, plan, staged, proving, pool, FIRST_ATTEMPT)
         except LemmasFailed:
@@ -294,9 +248,9 @@ def _prove_by_regions(problem: PlacementProblem, plan: RegionPlan, staged: Path,
     return Evidence(plan=plan, regions=proofs, seconds=proofs.seconds)
 
 
-def _region_proofs(problem: PlacementProblem, plan: RegionPlan, staged: Path, proving: _Proving, pool, scratch: str):
-    return prove_regions(problem.board, plan.sections, staged, pool, deadline=proving.deadline,
-                         max_proof_bytes=proving.max_proof_bytes, cube_seconds=proving.cube_seconds, scratch=scratch,
+def _region_proofs(problem: PlacementProblem, plan: RegionPlan, staged: Path, proving: Proving, pool, scratch: str):
+    limits = RegionLimits(proving.deadline, proving.options.max_proof_bytes, proving.options.cube_seconds)
+    return prove_regions(problem.board, plan.sections, staged, pool, limits, scratch=scratch,
                          on_progress=lambda done, total: proving.report({"state": "making", "done": done,
                                                                          "total": total}))
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable
 from concurrent.futures import Executor
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from chessdom.chessboard import PlacementProblem
 from chessdom.models.certificates.cubes import CubesFailed, count_cubes, prove_cubes, split_on_square
 from chessdom.models.certificates.formula import PlainFormula
 from chessdom.models.certificates.manifest import Evidence, bundle_entries
+from chessdom.models.certificates.options import Proving
 from chessdom.models.certificates.prover import log_proof
 from chessdom.models.certificates.unavailable import CertificateUnavailable
 
@@ -27,7 +27,6 @@ CUBE_DEPTH = 2
 the Hilbert order, the four quarters of the curve."""
 FIRST_SQUARE_SPLITS = 4
 """Without a totalizer to count with, the first cubes fix the 4 squares that attack most."""
-Report = Callable[[dict], None]
 
 
 def remaining(deadline: float | None) -> float | None:
@@ -61,23 +60,23 @@ def size_in_words(bytes_: int) -> str:
     return f"{bytes_ / 2**20:.0f} MiB" if bytes_ >= 2**20 else f"{bytes_} bytes"
 
 
-def prove_plain(problem: PlacementProblem, formula: PlainFormula, staged: Path, deadline: float | None,
-                max_proof_bytes: int, split: str, executor: Executor | None, workers: int,
-                encoding_and_bound: tuple[str, int], report: Report) -> Evidence:
+def prove_plain(problem: PlacementProblem, formula: PlainFormula, staged: Path, proving: Proving,
+                encoding_and_bound: tuple[str, int]) -> Evidence:
     """One proof, or a cube bundle, refuting ``formula`` (already written to ``staged``):
-    ``split`` ``never`` one proof, ``always`` a bundle, ``auto`` one proof within
+    split ``never`` one proof, ``always`` a bundle, ``auto`` one proof within
     :data:`SINGLE_PROOF_SECONDS` and the size limit, else a bundle."""
+    split, deadline, most = proving.options.split, proving.deadline, proving.options.max_proof_bytes
     if split != "always":
         limit = remaining(deadline)
         if split == "auto":
             limit = SINGLE_PROOF_SECONDS if limit is None else min(limit, SINGLE_PROOF_SECONDS)
-        run = log_proof(staged / FORMULA, staged / "proof.drat", time_limit=limit, max_proof_bytes=max_proof_bytes)
-        raise_unless_refuted(problem, run.status, run.wall_seconds, run.detail, max_proof_bytes,
+        run = log_proof(staged / FORMULA, staged / "proof.drat", time_limit=limit, max_proof_bytes=most)
+        raise_unless_refuted(problem, run.status, run.wall_seconds, run.detail, most,
                              can_split=split == "auto" and remaining(deadline) != 0.0)
         if run.status == "unsat":
             return Evidence(run=run)
     cubes = _first_cubes(problem, formula, *encoding_and_bound)
-    return _prove_by_cubes(problem, cubes, staged, deadline, max_proof_bytes, executor, workers, report)
+    return _prove_by_cubes(problem, cubes, staged, proving)
 
 
 def raise_unless_refuted(problem, status: str, seconds: float, detail: str, max_proof_bytes: int,
@@ -94,12 +93,12 @@ def raise_unless_refuted(problem, status: str, seconds: float, detail: str, max_
     raise CertificateUnavailable(f"the proof-logging solver failed: {detail}")
 
 
-def _prove_by_cubes(problem: PlacementProblem, cubes: list[tuple[int, ...]], staged: Path, deadline: float | None,
-                    max_proof_bytes: int, executor: Executor | None, workers: int, report: Report
+def _prove_by_cubes(problem: PlacementProblem, cubes: list[tuple[int, ...]], staged: Path, proving: Proving
                     ) -> Evidence:
     started = time.monotonic()
+    deadline, max_proof_bytes, report = proving.deadline, proving.options.max_proof_bytes, proving.report
     report({"state": "making", "done": 0, "total": len(cubes)})
-    with cube_runner(executor, workers, "cube proofs") as pool:
+    with cube_runner(proving.executor, proving.options.workers, "cube proofs") as pool:
         bundle = prove_cubes(problem, staged, staged / FORMULA, cubes, pool, deadline=deadline,
                              max_proof_bytes=max_proof_bytes,
                              on_progress=lambda done, total: report({"state": "making", "done": done, "total": total}))

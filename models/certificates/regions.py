@@ -282,20 +282,30 @@ def _why(run: ProofRun, cube: Cube | None, out_of_time: bool, max_proof_bytes: i
     return f"a region cube's proof-logging run ended with {run.status} {run.detail}".strip()
 
 
-def prove_regions(board: Board, sections: list[Section], directory: Path, executor: Executor, *,
-                  deadline: float | None, max_proof_bytes: int, cube_seconds: float = CUBE_SECONDS,
-                  on_progress: Callable[[int, int], None] | None = None, scratch: str = "") -> RegionProofs:
+@dataclass(frozen=True)
+class RegionLimits:
+    """What bounds the region cubes' runs: the deadline (``time.monotonic()``, None for
+    none), each proof's size, and the slice after which a cube that can still be split is."""
+
+    deadline: float | None
+    max_proof_bytes: int
+    cube_seconds: float = CUBE_SECONDS
+
+
+def prove_regions(board: Board, sections: list[Section], directory: Path, executor: Executor, limits: RegionLimits,
+                  *, on_progress: Callable[[int, int], None] | None = None, scratch: str = "") -> RegionProofs:
     """Refute every section's cubes on ``executor`` (the formula files must be visible to
-    its workers), splitting those that outgrow ``cube_seconds`` or ``max_proof_bytes``
-    while a finer level is left; ``on_progress(done, total)`` is told after each round of
+    its workers), splitting those that outgrow ``limits.cube_seconds`` or the proof size
+    limit while a finer level is left; ``on_progress(done, total)`` is told after each round of
     finished runs (cubes only: lemmas are not counted). Raises CubesFailed at the deadline
     or when a cube of the finest level cannot be refuted, LemmasFailed when a lemma cannot
     within the slice or the limit (the caller deletes the partial proofs with the staging
     directory, or with ``directory / scratch``, where the runs write, when one is named)."""
     started = time.monotonic()
     (directory / scratch).mkdir(exist_ok=True)
-    flight = _Flight(board, partitions(board), sections, directory, executor, deadline, max_proof_bytes,
-                     cube_seconds, {}, [], {}, scratch=directory / scratch)
+    deadline = limits.deadline
+    flight = _Flight(board, partitions(board), sections, directory, executor, deadline, limits.max_proof_bytes,
+                     limits.cube_seconds, {}, [], {}, scratch=directory / scratch)
     progress = None if on_progress is None else (
         lambda done, total: on_progress(done, total - flight.unproved_lemmas()))
     run_all({future for index, section in enumerate(sections) for cube in section.cubes

@@ -11,7 +11,7 @@ from dataclasses import replace
 import pysat
 
 from chessdom.chessboard import PlacementProblem
-from chessdom.models.cubes.conquering import conquer
+from chessdom.models.cubes.conquering import Conquest, conquer
 from chessdom.models.cubes.splitting import split
 from chessdom.models.encodings.backend_answer import Outcome
 from chessdom.models.encodings.sat import SatParams, descend, solve_sat
@@ -43,17 +43,10 @@ def solve_by_cubes(
               "executor": type(executor).__name__}
     info = {"solver_name": f"sat:{sat_solver} cube-and-conquer", "solver_version": pysat.__version__, "params": params}
     started = time.monotonic()
-    warm = solve_sat(problem, time_limit=warm_start if time_limit is None else min(warm_start, time_limit),
-                     on_event=report)
-    if warm.infeasible or warm.proved_optimal:
-        return replace(warm, **info)
-    placement = warm.placement
-    if placement is None:  # the warm start was too short to find one: the first comes fast
-        first = next(descend(problem, SatParams()))
-        if first[0] == "infeasible":
-            return Outcome(None, None, first[1], infeasible=True, **info)
-        placement = first[1]
-        report(first)
+    placement = _warm_start(problem, warm_start if time_limit is None else min(warm_start, time_limit), report,
+                            info)
+    if isinstance(placement, Outcome):
+        return placement
     # The warm start runs before any cube, on one core: the serial part of the solve.
     effort = {"warm_start_seconds": round(time.monotonic() - started, 3), "cube_rounds": 0, "cubes": 0,
               "cube_cpu_seconds": 0.0, "cube_abandoned_seconds": 0.0}
@@ -67,10 +60,7 @@ def solve_by_cubes(
             split(problem, target, symmetry_breaking=symmetry_breaking), executor, time_limit=remaining,
             cube_budget=cube_budget, on_progress=lambda done, total: report(("cubes", done, total)),
         )
-        effort["cube_rounds"] += 1
-        effort["cubes"] += conquest.cubes_done
-        effort["cube_cpu_seconds"] = round(effort["cube_cpu_seconds"] + conquest.cpu_seconds, 3)
-        effort["cube_abandoned_seconds"] = round(effort["cube_abandoned_seconds"] + conquest.abandoned_seconds, 3)
+        _add_round(effort, conquest)
         if conquest.status == "found":
             placement = conquest.placement
             report(("solution", placement))
@@ -81,3 +71,28 @@ def solve_by_cubes(
         else:
             break
     return Outcome(placement, None, None, **info)
+
+
+def _warm_start(problem: PlacementProblem, seconds: float, report: Callable[[tuple], None], info: dict
+                ) -> Outcome | tuple[int, ...]:
+    """The plain SAT backend's outcome when it settled the problem within ``seconds`` (or
+    its first step found it infeasible), else the best placement found to start the cubes
+    from."""
+    warm = solve_sat(problem, time_limit=seconds, on_event=report)
+    if warm.infeasible or warm.proved_optimal:
+        return replace(warm, **info)
+    if warm.placement is not None:
+        return warm.placement
+    first = next(descend(problem, SatParams()))  # the warm start was too short to find one: the first comes fast
+    if first[0] == "infeasible":
+        return Outcome(None, None, first[1], infeasible=True, **info)
+    report(first)
+    return first[1]
+
+
+def _add_round(effort: dict, conquest: Conquest) -> None:
+    """Count one round of cubes into the solve's ``effort``."""
+    effort["cube_rounds"] += 1
+    effort["cubes"] += conquest.cubes_done
+    effort["cube_cpu_seconds"] = round(effort["cube_cpu_seconds"] + conquest.cpu_seconds, 3)
+    effort["cube_abandoned_seconds"] = round(effort["cube_abandoned_seconds"] + conquest.abandoned_seconds, 3)

@@ -21,7 +21,7 @@ from chessdom.chessboard import (
 from chessdom.models.counting.count import count_placements
 from chessdom.models.counting.state import BRANCH_AND_BOUND_LISTER, recorded_lister
 from chessdom.models.cubes import count_by_cubes, local_pool, solve_by_cubes
-from chessdom.models.dispatch.arguments import check_solve_arguments
+from chessdom.models.dispatch.arguments import CountOptions, CubeOptions, SolveOptions, check_solve_arguments
 from chessdom.models.dispatch.auto_rules import auto_rule
 from chessdom.models.dispatch.literature import literature_value
 from chessdom.models.dispatch.live_bounds import LiveBounds
@@ -59,7 +59,8 @@ def solve(
     cube_budget: float | None = None, cube_workers: Callable[[], AbstractContextManager[Executor]] | None = None,
     state_dir: Path | None = None, **backend_options,
 ) -> PlacementResult:
-    """Solve ``problem`` to proven optimality, or as far as ``time_limit`` allows.
+    """Solve ``problem`` to proven optimality, or as far as ``time_limit`` allows: the
+    keyword face of :func:`solve_with`, which takes the same options grouped.
 
     Parameters
     ----------
@@ -95,21 +96,36 @@ def solve(
     PlacementCheckFailed: a backend's placement failed the independent checker.
     chessdom.models.counting.state.StateMismatch: ``state_dir`` records another count.
     """
-    check_solve_arguments(problem, solver=solver, time_limit=time_limit, count=count, state_dir=state_dir)
+    options = SolveOptions(solver=solver, time_limit=time_limit, seed=seed, use_theorems=use_theorems,
+                           backend=backend_options)
+    counted = CountOptions(representatives=representatives, state_dir=state_dir) if count else None
+    check_solve_arguments(problem, options, counted, state_dir)
+    return solve_with(problem, options, count=counted, on_progress=on_progress,
+                      cubes=CubeOptions(executor=executor, budget=cube_budget, workers=cube_workers))
+
+
+def solve_with(problem: PlacementProblem, options: SolveOptions, *, count: CountOptions | None = None,
+               cubes: CubeOptions | None = None, on_progress: Callable[[dict], None] | None = None
+               ) -> PlacementResult:
+    """:func:`solve` with its options grouped: how to solve, what to count (None: no
+    count) and where cubes run."""
+    check_solve_arguments(problem, options, count)
+    cubes = cubes or CubeOptions()
     started = time.perf_counter()
-    theorem = theorem_bound(problem) if use_theorems else None
-    backend, auto = _backend(problem, solver, executor, theorem)
+    theorem = theorem_bound(problem) if options.use_theorems else None
+    backend, auto = _backend(problem, options.solver, cubes.executor, theorem)
     # Watched even when nobody asked for progress: a backend stopped by its time limit may
     # end on less than it proved on the way (the cubes, on their warm start's bounds).
     live = LiveBounds(problem, on_progress)
-    with _CubeWorkers(executor, cube_workers) as workers:
-        outcome = _optimise(problem, backend, _left(time_limit, started), seed, theorem, live,
-                            workers.executor() if backend == "cubes" else None, cube_budget, backend_options)
+    with _CubeWorkers(cubes.executor, cubes.workers) as workers:
+        cube_executor = workers.executor() if backend == "cubes" else None
+        outcome = _optimise(problem, backend, replace(options, time_limit=_left(options.time_limit, started)),
+                            theorem, live, (cube_executor, cubes.budget))
         outcome = _checked(problem, outcome, live.proved(), theorem, auto)
-        result = _result(problem, outcome, backend, seed, time.perf_counter() - started)
-        if count and result.optimal:
-            counted = _count(problem, result, backend, workers, live, _left(time_limit, started),
-                             representatives=representatives, watched=on_progress is not None, state_dir=state_dir)
+        result = _result(problem, outcome, backend, options.seed, time.perf_counter() - started)
+        if count is not None and result.optimal:
+            counted = _count(problem, result, backend, workers, live, _left(options.time_limit, started), count,
+                             on_progress is not None)
             result = replace(result, count=counted)
     return replace(result, wall_time=time.perf_counter() - started)
 
@@ -140,16 +156,16 @@ class _CubeWorkers:
 
 
 def _count(problem: PlacementProblem, result: PlacementResult, backend: str, workers: _CubeWorkers,
-           live: LiveBounds, time_limit: float | None, *, representatives: bool, watched: bool,
-           state_dir: Path | None) -> SolutionCount:
+           live: LiveBounds, time_limit: float | None, count: CountOptions, watched: bool) -> SolutionCount:
     """The count of ``result``'s optimal placements: the branch-and-bound's in parts on the
     cube workers from :data:`BRANCH_AND_BOUND_PARTS_FROM` squares (below, in one search, or
-    here in parts where ``state_dir`` holds its parts), unless ``state_dir`` holds the SAT path's;
-    the SAT path's on the cube workers where the solve ran as cubes or the board is large
-    (:data:`COUNT_ON_WORKERS_FROM`), here otherwise. Parts listed are ``live`` events when
-    the solve is ``watched``."""
+    here in parts where ``count.state_dir`` holds its parts), unless the state directory
+    holds the SAT path's; the SAT path's on the cube workers where the solve ran as cubes
+    or the board is large (:data:`COUNT_ON_WORKERS_FROM`), here otherwise. Parts listed are
+    ``live`` events when the solve is ``watched``."""
     live(("bound", result.value, result.proof))  # the count may outlast the solve many times: show its proof
     on_parts = (lambda done, total: live(("count parts", done, total))) if watched else None
+    representatives, state_dir = count.representatives, count.state_dir
     lister = recorded_lister(state_dir)
     if backend == "bnb" and lister in (None, BRANCH_AND_BOUND_LISTER):
         large = problem.board.num_squares >= BRANCH_AND_BOUND_PARTS_FROM
@@ -189,29 +205,28 @@ def _backend(problem: PlacementProblem, solver: str, executor: Executor | None, 
     return rule.backend, rule.reason()
 
 
-def _optimise(problem, backend, time_limit, seed, theorem, on_event, executor, cube_budget, backend_options) -> Outcome:
+def _optimise(problem: PlacementProblem, backend: str, options: SolveOptions, theorem: TheoremBound | None,
+              on_event: LiveBounds, cubes: tuple[Executor | None, float | None]) -> Outcome:
+    """The chosen backend's outcome within ``options.time_limit``; ``cubes``: the executor
+    and the cube budget, for the cubes."""
     known_bound = theorem.value if theorem else None
+    time_limit, seed, backend_options = options.time_limit, options.seed, dict(options.backend)
     if backend == "bnb":
         if backend_options:
             raise ValueError(f"{', '.join(backend_options)}: the branch-and-bound backend takes no options")
         return solve_branch_and_bound(problem, time_limit=time_limit, on_event=on_event)
     if backend == "cubes":
-        return solve_by_cubes(
-            problem, executor, time_limit=time_limit, cube_budget=cube_budget, on_event=on_event, **backend_options
-        )
+        executor, budget = cubes
+        return solve_by_cubes(problem, executor, time_limit=time_limit, cube_budget=budget, on_event=on_event,
+                              **backend_options)
     if backend == "cpsat":
-        return solve_cpsat(
-            problem, time_limit=time_limit, seed=seed, params=CpSatParams(**backend_options), known_bound=known_bound,
-            on_event=on_event,
-        )
+        return solve_cpsat(problem, time_limit=time_limit, seed=seed, params=CpSatParams(**backend_options),
+                           known_bound=known_bound, on_event=on_event)
     if backend == "mip":
-        return solve_mip(
-            problem, time_limit=time_limit, seed=seed, params=MipParams(**backend_options), known_bound=known_bound,
-            on_event=on_event,
-        )
-    return solve_sat(
-        problem, time_limit=time_limit, params=SatParams(**backend_options), known_bound=known_bound, on_event=on_event,
-    )
+        return solve_mip(problem, time_limit=time_limit, seed=seed, params=MipParams(**backend_options),
+                         known_bound=known_bound, on_event=on_event)
+    return solve_sat(problem, time_limit=time_limit, params=SatParams(**backend_options), known_bound=known_bound,
+                     on_event=on_event)
 
 
 def _with_proved_bound(problem: PlacementProblem, outcome: Outcome, proved: tuple[int, str] | None) -> Outcome:

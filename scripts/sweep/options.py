@@ -58,32 +58,41 @@ class SweepOptions:
         return {name: data[name] for name in ("kind", "boards", *PARAMETERS[self.kind], "seed")}
 
 
-def sweep_options(kind: str, *, sizes=None, pieces=None, variants=None, starts=None, time_limit=None,
-                  node_limit=None, instances=None, closed=None, seed=None) -> SweepOptions:
-    """The options of a ``kind`` sweep from command-line text or Python values (``None``
-    means the default). Raises ``OptionError`` for a bad value and for an option the kind
-    does not read (``tours`` with ``pieces``), which would otherwise be silently ignored."""
+GIVEN = ("sizes", "pieces", "variants", "starts", "time_limit", "node_limit", "instances", "closed", "seed")
+"""The options :func:`sweep_options` reads, as command-line text or Python values."""
+
+
+def sweep_options(kind: str, **given) -> SweepOptions:
+    """The options of a ``kind`` sweep from command-line text or Python values, each named
+    in :data:`GIVEN` (``None`` means the default). Raises ``OptionError`` for a bad value,
+    an unknown option, and an option the kind does not read (``tours`` with ``pieces``),
+    which would otherwise be silently ignored."""
     if kind not in PARAMETERS:
         raise OptionError("kind", f"{kind!r} is not a comparison (expected one of {', '.join(PARAMETERS)})")
-    given = {"pieces": pieces, "variants": variants, "starts": starts, "time_limit": time_limit,
-             "node_limit": node_limit, "instances": instances, "closed": closed}
-    for name, value in given.items():
-        if value is not None and name not in PARAMETERS[kind]:
+    given = {name: value for name, value in given.items() if value is not None}
+    for name in given:
+        if name not in GIVEN:
+            raise OptionError(name, f"is not an option of a sweep (expected one of {', '.join(GIVEN)})")
+        if name not in ("sizes", "seed") and name not in PARAMETERS[kind]:
             users = [other for other, names in PARAMETERS.items() if name in names]
             raise OptionError(name, f"does not apply to {kind} (only to {' and '.join(users)})")
     defaults = SweepOptions(kind, ())
     return SweepOptions(
         kind=kind,
-        boards=parse_sizes(DEFAULT_SIZES[kind] if sizes is None else sizes),
-        pieces=defaults.pieces if pieces is None else parse_pieces(pieces),
-        variants=defaults.variants if variants is None else parse_variants(variants),
-        starts=None if starts is None else _nonempty("starts", split_list(starts)),
-        time_limit=defaults.time_limit if time_limit is None else seconds("time_limit", time_limit),
-        node_limit=defaults.node_limit if node_limit is None else bounded_integer("node_limit", node_limit, 1),
-        instances=defaults.instances if instances is None else bounded_integer("instances", instances, 1),
-        closed=bool(closed),
-        seed=defaults.seed if seed is None else bounded_integer("seed", seed, 0, MAX_SEED),
+        boards=parse_sizes(given.get("sizes", DEFAULT_SIZES[kind])),
+        pieces=parse_pieces(given["pieces"]) if "pieces" in given else defaults.pieces,
+        variants=parse_variants(given["variants"]) if "variants" in given else defaults.variants,
+        starts=_nonempty("starts", split_list(given["starts"])) if "starts" in given else None,
+        time_limit=seconds("time_limit", given["time_limit"]) if "time_limit" in given else defaults.time_limit,
+        node_limit=_at_least("node_limit", given, 1, defaults.node_limit),
+        instances=_at_least("instances", given, 1, defaults.instances),
+        closed=bool(given.get("closed")),
+        seed=bounded_integer("seed", given["seed"], 0, MAX_SEED) if "seed" in given else defaults.seed,
     )
+
+
+def _at_least(name: str, given: dict, least: int, default: int) -> int:
+    return bounded_integer(name, given[name], least) if name in given else default
 
 
 def parse_sizes(sizes) -> tuple[Board, ...]:

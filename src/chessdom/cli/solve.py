@@ -16,7 +16,7 @@ from tqdm import tqdm
 
 from chessdom import library, models, native_search
 from chessdom.chessboard import PLACEMENT_VARIANTS, Piece, PlacementProblem
-from chessdom.models.certificates import MAX_PROOF_BYTES, cube_count
+from chessdom.models.certificates import MAX_PROOF_BYTES
 from chessdom.processes.executors import open_executor
 
 from chessdom.cli.arguments import UsageError, add_board, add_json, integer, print_json, time_limit
@@ -179,23 +179,21 @@ class _Certification:
 
     def make(self, result, directory: Path, *, enumeration: bool = False) -> dict:
         """Certify into ``directory``, which appears only when the certificate is complete."""
-        from chessdom.models.certificates import CertificateUnavailable, make_certificate
+        from chessdom.models.certificates import CertificateUnavailable, CertifyOptions, make_certificate
 
         args = self.args
         remaining = None if args.time_limit is None else args.time_limit - (time.monotonic() - self.started)
+        options = CertifyOptions(time_limit=remaining, max_proof_bytes=args.max_proof_mb * 2**20,
+                                 workers=args.workers or 1)
         try:
-            manifest = make_certificate(result, directory, time_limit=remaining,
-                                        max_proof_bytes=args.max_proof_mb * 2**20, executor=self.executor,
-                                        workers=args.workers or 1, enumeration=enumeration)
+            made = make_certificate(result, directory, options, executor=self.executor, enumeration=enumeration)
         except CertificateUnavailable as reason:
             return {"certificate": None, "certificate_unavailable": str(reason)}
         except OSError as error:
             raise UsageError(f"argument --certify: {error.strerror or error}: {error.filename or directory}") from None
-        check = dict(manifest["check"])
         return {
-            "certificate": {"directory": str(directory), "claim": manifest["claim"],
-                            "cubes": cube_count(manifest), "checked": check.pop("checked"),
-                            "checker": check},
+            "certificate": {"directory": str(directory), "claim": made.claim, "cubes": made.cubes,
+                            "checked": made.checked, "checker": made.checker},
             "certificate_unavailable": None,
         }
 

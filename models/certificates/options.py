@@ -1,0 +1,63 @@
+"""How a certificate is made: the caller's options (:class:`CertifyOptions`), and what the
+maker's parts share while they prove (:class:`Proving`: those options with the deadline,
+the executor and whom to tell the progress)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass
+
+from chessdom.models.certificates.regions import CUBE_SECONDS
+
+MAX_PROOF_BYTES = 32 * 1024 * 1024
+"""Past this one proof is split into cubes, each cube's proof under it. dratify's forward
+check costs more than linearly in a proof's size: measured (CPU seconds, native engine, at
+load 9–11 on 2 cores), γ(Q_13) ≤ 6 in one 146 MB proof took 422 s to check (2.9 s a MB),
+while the 85 proofs of its cube bundle, 273 MB in all and none over 32 MB, took 159 s
+(0.6 s a MB) and can be checked in parallel; γ(Q_12) ≤ 5's one 14 MB proof took 10 s.
+Proving the bundle cost more (232 s of CaDiCaL against 53 s), but less than the check
+saved. dratify also holds a proof in memory at 11–15× its size: 32 MiB keeps a check
+under about 0.5 GB."""
+
+Progress = Callable[[dict], None]
+"""Told the certificate's state as it changes: ``{"state": "making", "done": 3, "total": 85}``."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class CertifyOptions:
+    """How to certify: within ``time_limit`` seconds (None: no limit), each proof under
+    ``max_proof_bytes``; ``encoding`` and ``order`` default to the measured choice for the
+    piece and variant (:mod:`.choice`); ``split`` as :data:`~.make.SPLITS` says; region
+    cubes start at partition ``region_level`` and are split when a run outgrows
+    ``cube_seconds``; cubes run on ``workers`` local processes unless an executor is
+    given, and the checker checks on as many; ``lemmas``: region cubes carry their line
+    budgets as lemmas, each proved on its own (:mod:`.lemmas`)."""
+
+    time_limit: float | None = None
+    max_proof_bytes: int = MAX_PROOF_BYTES
+    encoding: str | None = None
+    order: str | None = None
+    split: str = "auto"
+    workers: int = 1
+    cube_seconds: float = CUBE_SECONDS
+    region_level: int = 0
+    lemmas: bool = True
+
+
+@dataclass(frozen=True)
+class Proving:
+    """What the maker's parts share while they prove: the caller's options, the deadline
+    they make of its time limit, the executor cubes run on (None: a local pool of
+    ``options.workers``), and whom to tell the progress."""
+
+    options: CertifyOptions
+    deadline: float | None
+    executor: Executor | None
+    report: Progress
+
+    @classmethod
+    def starting_now(cls, options: CertifyOptions, executor: Executor | None, report: Progress) -> Proving:
+        limit = options.time_limit
+        return cls(options, None if limit is None else time.monotonic() + limit, executor, report)
