@@ -37,7 +37,8 @@ class AutoRule:
         return {"rule": self.name, "measured": self.measured, "source": MEASURED_IN}
 
 
-SLIDERS = tuple(piece for piece in Piece if piece.is_slider)
+SLIDERS = tuple(piece for piece in Piece if piece.slides)
+"""The pieces with line variables (compound pieces too: their leaps are only more clauses)."""
 SLIDER_DOMINATION = (Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION)
 KNIGHT_DOMINATION = (Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION, Objective.TOTAL_DOMINATION)
 AUTO_RULES = (
