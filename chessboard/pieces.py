@@ -73,6 +73,12 @@ def _on_line(leap: Step, slide: Step) -> bool:
     return leap[0] * slide[1] == leap[1] * slide[0]
 
 
+# Compound pieces have no letter of the chess world's own. The chancellor's C is Capablanca
+# chess's (the name comes from there too), the amazon's A is Superchess's; Capablanca's A
+# for the archbishop is then taken, so it gets H, the letter of the Hawk, Seirawan chess's
+# bishop + knight. Glyphs: Unicode's KNIGHT-QUEEN, -ROOK and -BISHOP symbols (U+1FA51…53)
+# and circled letters (Ⓐ) are in few fonts — neither is in DejaVu, the lab's last fallback,
+# where the lab drew an empty box — so the glyph is the letter, which the lab draws in a disc.
 class Piece(str, Enum):
     """A piece, by its name (``Piece("queen")`` is ``Piece.QUEEN``); its movement, letter,
     glyph and names are its :class:`Declaration`."""
@@ -90,6 +96,15 @@ class Piece(str, Enum):
     KING = Declaration(
         "king", "K", "♚", Words("king", "kings"), Words("király", "király", "királlyal", "királyt"),
         leaps=ORTHOGONAL + DIAGONAL)
+    AMAZON = Declaration(
+        "amazon", "A", "A", Words("amazon", "amazons"), Words("amazon", "amazon", "amazonnal", "amazont"),
+        slides=ORTHOGONAL + DIAGONAL, leaps=KNIGHT_STEPS)
+    CHANCELLOR = Declaration(
+        "chancellor", "C", "C", Words("chancellor", "chancellors"),
+        Words("kancellár", "kancellár", "kancellárral", "kancellárt"), slides=ORTHOGONAL, leaps=KNIGHT_STEPS)
+    ARCHBISHOP = Declaration(
+        "archbishop", "H", "H", Words("archbishop", "archbishops"), Words("érsek", "érsek", "érsekkel", "érseket"),
+        slides=DIAGONAL, leaps=KNIGHT_STEPS)
 
     declaration: Declaration
 
