@@ -60,6 +60,8 @@ class Declaration:
             # A line's squares are then every square of one geometric line, which the
             # checker's line keys and the formulations' line variables assume.
             raise ValueError(f"{self.name}: a slide direction must be a smallest step")
+        if (0, 0) in self.leaps:
+            raise ValueError(f"{self.name}: a piece never attacks its own square")
         if any(_on_line(leap, slide) for leap in self.leaps for slide in self.slides):
             raise ValueError(f"{self.name}: a leap along a slide direction repeats that slide")
 
