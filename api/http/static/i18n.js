@@ -54,7 +54,6 @@ const STRINGS = {
     running: "Solving…",
     squares_hint: "Square names like a1, h8; separate with spaces or commas.",
 
-
     result: "Result",
     board_label: "Board {rows}×{cols}",
     no_result: "Choose a problem and press Run.",
@@ -305,7 +304,6 @@ const STRINGS = {
     run: "Indítás",
     running: "Megoldás folyamatban…",
     squares_hint: "Mezőnevek, pl. a1, h8; szóközzel vagy vesszővel elválasztva.",
-
 
     result: "Eredmény",
     board_label: "{rows}×{cols} tábla",
