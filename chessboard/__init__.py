@@ -7,7 +7,7 @@ if __name__ != "chessdom.chessboard":  # pragma: no cover - the folder is mapped
 from chessdom.chessboard.attacks import AttackTable, attack_table
 from chessdom.chessboard.board import Board, BoardError, Square
 from chessdom.chessboard.checker import PlacementCheck, check_placement
-from chessdom.chessboard.pieces import Piece, parse_piece
+from chessdom.chessboard.pieces import Declaration, Piece, Words, parse_piece
 from chessdom.chessboard.problems import PLACEMENT_VARIANTS, VARIANT_OBJECTIVES, Objective, PlacementProblem
 from chessdom.chessboard.render import render_svg, render_text
 from chessdom.chessboard.results import (
@@ -28,6 +28,7 @@ __all__ = [
     "AttackTable",
     "Board",
     "BoardError",
+    "Declaration",
     "LiteratureComparison",
     "NQueensResult",
     "Objective",
@@ -42,6 +43,7 @@ __all__ = [
     "SquareNameError",
     "Status",
     "VARIANT_OBJECTIVES",
+    "Words",
     "attack_table",
     "canonical_form",
     "class_leaders",

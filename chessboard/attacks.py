@@ -15,23 +15,27 @@ Bitboard = int
 
 
 def line_families(board: Board, piece: Piece) -> tuple[tuple[tuple[Square, ...], ...], ...]:
-    """The lines a slider attacks along, grouped by direction (ranks, files, diagonals,
-    anti-diagonals); only lines of two or more squares. Leapers have none."""
-    rows, cols = board.rows, board.cols
-    families = []
-    if piece in (Piece.QUEEN, Piece.ROOK):
-        families.append(tuple(tuple(range(r * cols, (r + 1) * cols)) for r in range(rows)))
-        families.append(tuple(tuple(range(c, rows * cols, cols)) for c in range(cols)))
-    if piece in (Piece.QUEEN, Piece.BISHOP):
-        diagonals: dict[int, list[Square]] = {}
-        anti_diagonals: dict[int, list[Square]] = {}
-        for square in range(rows * cols):
-            r, c = divmod(square, cols)
-            diagonals.setdefault(r - c, []).append(square)
-            anti_diagonals.setdefault(r + c, []).append(square)
-        families.append(tuple(tuple(line) for line in diagonals.values()))
-        families.append(tuple(tuple(line) for line in anti_diagonals.values()))
-    return tuple(tuple(line for line in family if len(line) > 1) for family in families)
+    """The lines a piece slides along, one family per axis of its slides (for the queen:
+    ranks, files, diagonals, anti-diagonals), each line's squares ascending; only lines of
+    two or more squares. A piece that only leaps has none."""
+    return tuple(_lines_along(board, axis) for axis in piece.axes)
+
+
+def _lines_along(board: Board, step: tuple[int, int]) -> tuple[tuple[Square, ...], ...]:
+    """The board cut into lines along ``step``, each walked from its first square."""
+    dr, dc = step
+    lines = []
+    for square in board.squares():
+        rank, file = divmod(square, board.cols)
+        if board.contains(rank - dr, file - dc):
+            continue  # the line through this square started before it
+        line = []
+        while board.contains(rank, file):
+            line.append(rank * board.cols + file)
+            rank, file = rank + dr, file + dc
+        if len(line) > 1:
+            lines.append(tuple(line))
+    return tuple(lines)
 
 
 class AttackTable:
@@ -43,55 +47,54 @@ class AttackTable:
 
     @cached_property
     def lines(self) -> tuple[tuple[Square, ...], ...]:
-        """Every attack line of a slider (empty for leapers): two squares attack each
-        other exactly when they share a line, which gives at-most-one constraints of
-        size O(n) instead of O(n³) pairwise clauses."""
+        """Every line the piece slides along (empty for a piece that only leaps): two
+        squares attack each other along a line exactly when they share it, which gives
+        at-most-one constraints of size O(n) instead of O(n³) pairwise clauses."""
         return tuple(line for family in line_families(self.board, self.piece) for line in family)
+
+    @cached_property
+    def leap_lists(self) -> tuple[tuple[Square, ...], ...]:
+        """``leap_lists[s]``: the squares a piece on ``s`` attacks by its leaps alone."""
+        board = self.board
+        table = []
+        for square in board.squares():
+            rank, file = divmod(square, board.cols)
+            landings = ((rank + dr, file + dc) for dr, dc in self.piece.leaps)
+            table.append(tuple(sorted(r * board.cols + f for r, f in landings if board.contains(r, f))))
+        return tuple(table)
 
     @cached_property
     def bitsets(self) -> tuple[Bitboard, ...]:
         """``bitsets[s]`` has bit ``t`` set when a piece on ``s`` attacks ``t``."""
-        if self.piece.is_slider:
-            return self._slider_bitsets()
-        return tuple(sum(1 << t for t in targets) for targets in self.lists)
+        leaps = [sum(1 << t for t in targets) for targets in self.leap_lists]
+        if not self.piece.slides:
+            return tuple(leaps)
+        return tuple(slides | leaped for slides, leaped in zip(self._slide_bitsets(), leaps))
 
     @cached_property
     def lists(self) -> tuple[tuple[Square, ...], ...]:
         """``lists[s]``: the squares a piece on ``s`` attacks, in increasing order."""
-        if self.piece.is_slider:
-            return self._slider_lists()
-        board = self.board
-        cols = board.cols
-        table = []
-        for square in board.squares():
-            r, c = divmod(square, cols)
-            table.append(
-                tuple(
-                    sorted(
-                        (r + dr) * cols + c + dc
-                        for dr, dc in self.piece.directions
-                        if board.contains(r + dr, c + dc)
-                    )
-                )
-            )
-        return tuple(table)
+        if not self.piece.slides:
+            return self.leap_lists
+        # A leap never lands on a line the piece slides along (see Declaration), so the
+        # two sets are disjoint.
+        return tuple(tuple(sorted(slides + leaped)) for slides, leaped in zip(self._slide_lists(), self.leap_lists))
 
     @cached_property
     def degrees(self) -> tuple[int, ...]:
         """How many squares each square attacks (the knight's "accessibility" table)."""
         return tuple(len(targets) for targets in self.lists)
 
-    def _slider_bitsets(self) -> tuple[Bitboard, ...]:
+    def _slide_bitsets(self) -> tuple[Bitboard, ...]:
         cover = [0] * self.board.num_squares
-        for family in line_families(self.board, self.piece):
-            for line in family:
-                mask = sum(1 << square for square in line)
-                for square in line:
-                    cover[square] |= mask
+        for line in self.lines:
+            mask = sum(1 << square for square in line)
+            for square in line:
+                cover[square] |= mask
         return tuple(mask & ~(1 << square) for square, mask in enumerate(cover))
 
-    def _slider_lists(self) -> tuple[tuple[Square, ...], ...]:
-        # Lines of different families meet in at most one square, so the union of a
+    def _slide_lists(self) -> tuple[tuple[Square, ...], ...]:
+        # Lines of different axes meet in at most one square, so the union of a
         # square's lines repeats only the square itself, which is dropped.
         reach: list[list[Square]] = [[] for _ in self.board.squares()]
         for line in self.lines:

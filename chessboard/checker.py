@@ -65,20 +65,17 @@ class PlacementCheck:
     def attacking_pairs_up_to(self, limit: int | None) -> list[tuple[Square, Square]]:
         """The first ``limit`` of :attr:`attacking_pairs` without listing the rest: k sliders
         on one line make k(k−1)/2 pairs, too many to list for a large placement."""
-        if self.piece.is_slider:
-            return _slider_pairs(self.board, self.piece, self.squares, limit)
-        return _leaper_pairs(self.board, self.piece, self.squares)[:limit]
+        return _pairs(self.board, self.piece, self.squares, limit)
 
     @property
     def attacking_pair_count(self) -> int:
         """How many pairs attack each other, counted without listing them."""
-        if not self.piece.is_slider:
-            return len(_leaper_pairs(self.board, self.piece, self.squares))
         ranks, files = _ranks_and_files(self.board, self.squares)
-        # Two squares share at most one line, so each pair is counted on exactly one line.
-        return sum(
+        # Two squares share at most one line, and never one a leap joins (see Declaration),
+        # so each pair is counted once.
+        return len(_leap_pairs(self.board, self.piece, self.squares)) + sum(
             int((counts * (counts - 1) // 2).sum())
-            for _, piece_key, size in _slider_line_keys(self.board, self.piece, ranks, files)
+            for _, piece_key, size in _line_keys(self.board, self.piece, ranks, files)
             for counts in [np.bincount(piece_key, minlength=size)]
         )
 
@@ -95,19 +92,16 @@ def check_placement(board: Board, piece: Piece, squares: Iterable[Square]) -> Pl
         raise BoardError(f"a square is off the {board}")
     ranks = np.fromiter((s // board.cols for s in placed), dtype=np.int64, count=len(placed))
     files = np.fromiter((s % board.cols for s in placed), dtype=np.int64, count=len(placed))
-    if piece.is_slider:
-        attacked = _slider_attacked(board, piece, ranks, files)
-    else:
-        attacked = _leaper_attacked(board, piece, ranks, files)
+    attacked = _slide_attacked(board, piece, ranks, files) | _leap_attacked(board, piece, ranks, files)
     return PlacementCheck(board, piece, placed, attacked)
 
 
-def _leaper_attacked(board: Board, piece: Piece, ranks: np.ndarray, files: np.ndarray) -> np.ndarray:
+def _leap_attacked(board: Board, piece: Piece, ranks: np.ndarray, files: np.ndarray) -> np.ndarray:
     occupied = np.zeros((board.rows, board.cols), dtype=bool)
     occupied[ranks, files] = True
     attacked = np.zeros_like(occupied)
     rows, cols = board.rows, board.cols
-    for dr, dc in piece.directions:
+    for dr, dc in piece.leaps:
         # A piece on (r, f) attacks (r + dr, f + dc): shift the occupancy grid by (dr, dc).
         target_rows = slice(max(dr, 0), rows + min(dr, 0))
         target_cols = slice(max(dc, 0), cols + min(dc, 0))
@@ -117,27 +111,24 @@ def _leaper_attacked(board: Board, piece: Piece, ranks: np.ndarray, files: np.nd
     return attacked
 
 
-def _slider_line_keys(board: Board, piece: Piece, ranks: np.ndarray, files: np.ndarray):
-    """For each line direction the piece uses: (key of every board square's line, key of
-    each piece's line, number of keys)."""
+def _line_keys(board: Board, piece: Piece, ranks: np.ndarray, files: np.ndarray):
+    """For each axis the piece slides along: (key of every board square's line, key of
+    each piece's line, number of keys). Along a smallest step (dr, dc), dc·rank − dr·file
+    is the same on a whole line and differs between lines."""
     grid_ranks, grid_files = np.indices((board.rows, board.cols))
-    offset = board.cols - 1
     keys = []
-    if piece in (Piece.QUEEN, Piece.ROOK):
-        keys.append((grid_ranks, ranks, board.rows))
-        keys.append((grid_files, files, board.cols))
-    if piece in (Piece.QUEEN, Piece.BISHOP):
-        span = board.rows + board.cols - 1
-        keys.append((grid_ranks - grid_files + offset, ranks - files + offset, span))
-        keys.append((grid_ranks + grid_files, ranks + files, span))
+    for dr, dc in piece.axes:
+        grid_key = dc * grid_ranks - dr * grid_files
+        low = int(grid_key.min())
+        keys.append((grid_key - low, dc * ranks - dr * files - low, int(grid_key.max()) - low + 1))
     return keys
 
 
-def _slider_attacked(board: Board, piece: Piece, ranks: np.ndarray, files: np.ndarray) -> np.ndarray:
+def _slide_attacked(board: Board, piece: Piece, ranks: np.ndarray, files: np.ndarray) -> np.ndarray:
     occupied = np.zeros((board.rows, board.cols), dtype=np.int64)
     occupied[ranks, files] = 1
     attacked = np.zeros((board.rows, board.cols), dtype=bool)
-    for grid_key, piece_key, size in _slider_line_keys(board, piece, ranks, files):
+    for grid_key, piece_key, size in _line_keys(board, piece, ranks, files):
         pieces_on_line = np.bincount(piece_key, minlength=size)
         # A square is attacked along a line when the line holds a piece other than itself.
         attacked |= pieces_on_line[grid_key] - occupied > 0
@@ -149,21 +140,23 @@ def _ranks_and_files(board: Board, squares: tuple[Square, ...]) -> tuple[np.ndar
     return placed // board.cols, placed % board.cols
 
 
-def _slider_pairs(
-    board: Board, piece: Piece, squares: tuple[Square, ...], limit: int | None
-) -> list[tuple[Square, Square]]:
+def _pairs(board: Board, piece: Piece, squares: tuple[Square, ...], limit: int | None) -> list[tuple[Square, Square]]:
+    """Attacking pairs ``(s, t)``, ``s < t``, in order, the first ``limit`` of them."""
     ranks, files = _ranks_and_files(board, squares)
-    directions = []  # per direction: each piece's line key, and line key → its pieces, ascending
-    for _, piece_key, _ in _slider_line_keys(board, piece, ranks, files):
+    axes = []  # per axis: each piece's line key, and line key → its pieces, ascending
+    for _, piece_key, _ in _line_keys(board, piece, ranks, files):
         keys = piece_key.tolist()
         by_line: dict[int, list[Square]] = {}
         for key, square in zip(keys, squares):
             by_line.setdefault(key, []).append(square)
-        directions.append((keys, by_line))
+        axes.append((keys, by_line))
+    leaped: dict[Square, set[Square]] = {}
+    for square, target in _leap_pairs(board, piece, squares):
+        leaped.setdefault(square, set()).add(target)
     pairs: list[tuple[Square, Square]] = []
     for index, square in enumerate(squares):
-        partners: set[Square] = set()
-        for keys, by_line in directions:
+        partners = set(leaped.get(square, ()))
+        for keys, by_line in axes:
             on_line = by_line[keys[index]]
             partners.update(on_line[bisect_right(on_line, square):])
         pairs.extend((square, partner) for partner in sorted(partners))
@@ -172,17 +165,17 @@ def _slider_pairs(
     return pairs
 
 
-def _leaper_pairs(board: Board, piece: Piece, squares: tuple[Square, ...]) -> list[tuple[Square, Square]]:
+def _leap_pairs(board: Board, piece: Piece, squares: tuple[Square, ...]) -> list[tuple[Square, Square]]:
     placed = set(squares)
     pairs = []
     for square in squares:
         r, f = divmod(square, board.cols)
-        for dr, dc in piece.directions:
+        for dr, dc in piece.leaps:
             if board.contains(r + dr, f + dc):
                 target = (r + dr) * board.cols + f + dc
                 if target > square and target in placed:
                     pairs.append((square, target))
-    return sorted(pairs)
+    return pairs
 
 
 def _squares_of(mask: np.ndarray) -> list[Square]:

@@ -25,9 +25,8 @@ class Objective(str, Enum):
 
     @property
     def symbol(self) -> str:
-        return {"domination": "γ", "independent_domination": "i", "total_domination": "γt", "independence": "β"}[
-            self.value
-        ]
+        """How the literature writes it: γ, i, γt or β (benchmark labels take it from here)."""
+        return OBJECTIVE_SYMBOLS[self]
 
     def satisfied_by(self, check: PlacementCheck) -> bool:
         """Whether a checked placement is feasible for this objective (size aside)."""
@@ -39,6 +38,11 @@ class Objective(str, Enum):
             return check.total
         return check.independent
 
+
+OBJECTIVE_SYMBOLS = {
+    Objective.DOMINATION: "γ", Objective.INDEPENDENT_DOMINATION: "i", Objective.TOTAL_DOMINATION: "γt",
+    Objective.INDEPENDENCE: "β",
+}
 
 VARIANT_OBJECTIVES = {
     "plain": Objective.DOMINATION,

@@ -10,9 +10,6 @@ from chessdom.chessboard.checker import check_placement
 from chessdom.chessboard.pieces import Piece
 from chessdom.chessboard.squares import file_name, square_name
 
-PIECE_LETTERS = {Piece.QUEEN: "Q", Piece.ROOK: "R", Piece.BISHOP: "B", Piece.KNIGHT: "N", Piece.KING: "K"}
-PIECE_GLYPHS = {Piece.QUEEN: "♛", Piece.ROOK: "♜", Piece.BISHOP: "♝", Piece.KNIGHT: "♞", Piece.KING: "♚"}
-
 ATTACKED_MARK = "+"
 EMPTY_MARK = "."
 BLOCKED_MARK = "#"
@@ -49,9 +46,9 @@ def _cells(
     paint(forbidden, FORBIDDEN_MARK, "attacked by an enemy")
     paint(blocked, BLOCKED_MARK, "blocked")
     for enemy, square in enemies:
-        paint((square,), PIECE_LETTERS[enemy].lower(), f"enemy {enemy.value}")
+        paint((square,), enemy.letter.lower(), f"enemy {enemy.value}")
     if piece is not None:
-        paint(squares, PIECE_LETTERS[piece], piece.value)
+        paint(squares, piece.letter, piece.value)
     for step, square in enumerate(path, start=1):
         cells[square] = str(step)
     shown = set(cells)
@@ -130,7 +127,7 @@ def render_svg(
             parts.append(
                 f'<text class="piece" x="{x + cell / 2}" y="{y + cell * 0.78}" font-size="{cell * 0.8}" '
                 f'text-anchor="middle"><title>{piece.value} {square_name(board, square)}</title>'
-                f"{PIECE_GLYPHS[piece]}</text>"
+                f"{piece.glyph}</text>"
             )
     if path:
         centres = [(x + cell / 2, y + cell / 2) for x, y in map(corner, path)]
@@ -184,9 +181,9 @@ def _swatch(label: str, piece: Piece | None, x: float, y: float, size: float) ->
     """A small square, glyph or stretch of path standing for ``label``. Squares are drawn
     as paths: each <rect> of the drawing is a square of the board."""
     square = f'd="M{x},{y}h{size}v{size}h{-size}z"'
-    if piece is not None and label == PIECE_LETTERS[piece]:
+    if piece is not None and label == piece.letter:
         return (f'<text x="{x + size / 2}" y="{y + size * 0.9}" font-size="{size * 1.2}" '
-                f'text-anchor="middle">{PIECE_GLYPHS[piece]}</text>')
+                f'text-anchor="middle">{piece.glyph}</text>')
     if label == ATTACKED_MARK:
         return f'<path {square} fill="{LIGHT_SQUARE}"/><path {square} {ATTACKED_TINT}/>'
     if label == EMPTY_MARK:

@@ -133,13 +133,14 @@ def forbidden_squares(
 def attacked_squares(board: Board, piece: Piece, square: Square, occupied: set[Square]) -> set[Square]:
     """The squares ``piece`` on ``square`` attacks, its rays stopping at ``occupied``."""
     rank, file = board.coordinates(square)
-    attacked = set()
-    for dr, df in piece.directions:
+    landings = ((rank + dr, file + df) for dr, df in piece.leaps)
+    attacked = {r * board.cols + f for r, f in landings if board.contains(r, f)}
+    for dr, df in piece.slides:
         r, f = rank + dr, file + df
         while board.contains(r, f):
             target = r * board.cols + f
             attacked.add(target)
-            if not piece.is_slider or target in occupied:
+            if target in occupied:
                 break
             r, f = r + dr, f + df
     return attacked

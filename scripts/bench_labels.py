@@ -5,18 +5,14 @@ from __future__ import annotations
 
 import os
 
-from chessdom.chessboard import Objective, Piece, PlacementProblem
-
-LETTERS = {Piece.QUEEN: "Q", Piece.ROOK: "R", Piece.BISHOP: "B", Piece.KNIGHT: "N", Piece.KING: "K"}
-SYMBOLS = {Objective.DOMINATION: "γ", Objective.INDEPENDENT_DOMINATION: "i", Objective.TOTAL_DOMINATION: "γt",
-           Objective.INDEPENDENCE: "β"}
+from chessdom.chessboard import PlacementProblem
 
 
 def row_name(kind: str, problem: PlacementProblem) -> str:
     """``γ(Q12)``, ``γ(N6×9)``, or ``count …`` for an enumeration."""
     board = problem.board
     size = str(board.rows) if board.is_square else f"{board.rows}×{board.cols}"
-    name = f"{SYMBOLS[problem.objective]}({LETTERS[problem.piece]}{size})"
+    name = f"{problem.objective.symbol}({problem.piece.letter}{size})"
     return f"count {name}" if kind == "count" else name
 
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-PIECE_LETTERS = {"q": "queen", "n": "knight", "k": "king", "r": "rook", "b": "bishop"}
+from chessdom.chessboard import Piece
+
+PIECE_LETTERS = {piece.letter.lower(): piece.value for piece in Piece}
 ROW_PATTERN = re.compile(r"(count-)?([a-z])(\d+)(?:-(\d+))?")
 DEFAULT_ROWS = "q10-16,count-q10-14,n14"
 MAX_SIZE = 31
@@ -24,8 +26,7 @@ class Row:
 
     @property
     def label(self) -> str:
-        letter = next(key for key, name in PIECE_LETTERS.items() if name == self.piece).upper()
-        return f"{'count ' if self.count else ''}γ({letter}{self.size})"
+        return f"{'count ' if self.count else ''}γ({Piece(self.piece).letter}{self.size})"
 
 
 @dataclass(frozen=True)

@@ -376,6 +376,32 @@ def test_the_language_switch_turns_the_whole_page_hungarian(page):
     assert page.inner_text("#tab-history") == "Recorded runs"
 
 
+# An amazon on a1 of the 5×5 board: its queen lines and its two knight jumps, by hand.
+AMAZON_FROM_A1 = {"b1", "c1", "d1", "e1", "a2", "a3", "a4", "a5", "b2", "c3", "d4", "e5", "b3", "c2"}
+
+
+@pytest.mark.e2e
+def test_the_lab_draws_an_amazon_and_shades_its_lines_and_knight_jumps_as_it_moves(page):
+    page.click("#tab-challenge")
+    page.fill("#sandbox-rows", "5")
+    page.fill("#sandbox-cols", "5")
+    page.select_option("#sandbox-piece", "amazon")
+    page.fill("#sandbox-goal", "2")
+    page.click("#sandbox-start")
+    assert page.inner_text("#challenge-task") == "Dominate the 5×5 board with 2 amazons!"
+    page.click("#challenge-board [data-square=a1]")
+    covered = page.eval_on_selector_all("#challenge-board rect.sq.covered", "rects => rects.map(r => r.dataset.square)")
+    assert set(covered) == AMAZON_FROM_A1
+    assert page.text_content("#challenge-board .piece") == Piece.AMAZON.glyph + "\ufe0e"
+    # Moved to c3 (taken off a1, put on c3), one amazon covers the whole board.
+    page.click("#challenge-board [data-square=a1]")
+    page.click("#challenge-board [data-square=c3]")
+    assert page.locator("#challenge-board rect.sq.covered").count() == 24
+    page.click("button[data-lang=hu]")
+    assert page.inner_text("#challenge-task") == "Fedd le a táblát (5×5) 2 amazonnal!"
+    assert "érsek" in page.inner_text("#sandbox-piece")
+
+
 @pytest.mark.e2e
 def test_the_lab_fits_a_phone_screen(browser, server):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)

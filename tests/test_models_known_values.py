@@ -8,6 +8,9 @@ from chessdom.models import solve
 from chessdom.models.dispatch.literature import literature_value
 
 KNOWN = [Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION, Objective.INDEPENDENCE]
+TABULATED = [Piece.QUEEN, Piece.ROOK, Piece.BISHOP, Piece.KING]
+"""The pieces literature.csv and the closed forms give values of for every n: the knight's
+come below, and the compound pieces have none there (brute force checks them)."""
 
 
 def problem(piece, objective, n):
@@ -24,7 +27,7 @@ def assert_matches_literature(result):
 
 @pytest.mark.parametrize("solver", ["cpsat", "sat", "mip"])
 @pytest.mark.parametrize("objective", KNOWN, ids=lambda o: o.value)
-@pytest.mark.parametrize("piece", [p for p in Piece if p is not Piece.KNIGHT], ids=lambda p: p.value)
+@pytest.mark.parametrize("piece", TABULATED, ids=lambda p: p.value)
 def test_small_boards_agree_with_the_literature(piece, objective, solver):
     for n in range(1, 9):
         assert_matches_literature(solve(problem(piece, objective, n), solver=solver))

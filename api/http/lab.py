@@ -1,10 +1,12 @@
 """The Board lab: the page at ``/`` that watches searches step by step and plays the
-domination challenges (seed 002's interactive half). It is static files only; the page
-calls the same JSON endpoints as any other client, so nothing here computes."""
+domination challenges (seed 002's interactive half). It is static files and one table, the
+pieces; the page calls the same JSON endpoints as any other client, so nothing here computes."""
 
 from __future__ import annotations
 
 from flask import Blueprint
+
+from chessdom.chessboard import Piece
 
 lab = Blueprint("lab", __name__, static_folder="static", static_url_path="/lab")
 
@@ -20,3 +22,10 @@ def index():
     response = lab.send_static_file("index.html")
     response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
     return response
+
+
+@lab.get("/lab/pieces.json")
+def pieces():
+    """Every piece as ``chessboard`` declares it — how it slides and leaps, its letter,
+    glyph and names in English and Hungarian — so the page restates none of them."""
+    return {"pieces": [piece.to_dict() for piece in Piece]}

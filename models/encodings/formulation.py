@@ -21,7 +21,7 @@ class Cover:
 @dataclass(frozen=True)
 class Formulation:
     """``covers``: one per square that must be dominated; ``conflicts``: groups of squares
-    of which at most one may hold a piece; ``lines``: slider lines whose occupancy is a
+    of which at most one may hold a piece; ``lines``: lines the piece slides along, whose occupancy is a
     variable of its own, grouped by direction in ``line_families``."""
 
     problem: PlacementProblem
@@ -46,14 +46,13 @@ def formulate(problem: PlacementProblem) -> Formulation:
     elif objective is Objective.TOTAL_DOMINATION:
         # Every piece's attack relation is symmetric: t's attackers are the squares t attacks.
         covers = tuple(Cover(attackers) for attackers in table.lists)
-    elif problem.piece.is_slider:
-        # A square is dominated when it holds a piece or a line through it does. Measured:
-        # with line variables SAT shows that 5 queens cannot dominate 12×12 in 0.5 s, with
-        # per-square clauses over all 4n attackers it needs 16 s.
-        lines, families, through = _slider_lines(problem)
-        covers = tuple(Cover((square,), through[square]) for square in problem.board.squares())
     else:
-        covers = tuple(Cover((square, *attackers)) for square, attackers in enumerate(table.lists))
+        # A square is dominated when it holds a piece, a piece leaps onto it, or a line the
+        # piece slides along through it holds one. Measured: with line variables SAT shows
+        # that 5 queens cannot dominate 12×12 in 0.5 s, with per-square clauses over all 4n
+        # attackers it needs 16 s.
+        lines, families, through = _slide_lines(problem)
+        covers = tuple(Cover((square, *leapers), through[square]) for square, leapers in enumerate(table.leap_lists))
     if objective in (Objective.INDEPENDENT_DOMINATION, Objective.INDEPENDENCE):
         conflicts = _conflict_groups(problem)
     else:
@@ -61,7 +60,7 @@ def formulate(problem: PlacementProblem) -> Formulation:
     return Formulation(problem, covers, conflicts, lines, families)
 
 
-def _slider_lines(problem: PlacementProblem):
+def _slide_lines(problem: PlacementProblem):
     """Lines, their indices per direction, and the indices of the lines through each square."""
     lines: list[tuple[Square, ...]] = []
     families = []
@@ -79,8 +78,7 @@ def _slider_lines(problem: PlacementProblem):
 
 def _conflict_groups(problem: PlacementProblem) -> tuple[tuple[Square, ...], ...]:
     table = attack_table(problem.board, problem.piece)
-    if problem.piece.is_slider:
-        # Two sliders attack each other exactly when they share a line: one at-most-one
-        # per line instead of O(n³) pairwise clauses.
-        return table.lines
-    return tuple((s, t) for s, targets in enumerate(table.lists) for t in targets if s < t)
+    # Two pieces attack each other along a line exactly when they share it: one at-most-one
+    # per line instead of O(n³) pairwise clauses; a leap adds its pair.
+    leap_pairs = tuple((s, t) for s, targets in enumerate(table.leap_lists) for t in targets if s < t)
+    return table.lines + leap_pairs

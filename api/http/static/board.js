@@ -1,25 +1,14 @@
 // Board geometry in the browser (square names, attacks) and the SVG drawing of a board.
 // Names follow chessboard/squares.py: files a…z, aa, ab, … and a1 at the bottom left.
-// Attacks follow chessboard/checker.py: pieces never block one another. The browser's
-// coverage is only for drawing; the server's POST /verify decides whether a puzzle is solved.
+// Attacks follow chessboard/checker.py: pieces never block one another. How each piece
+// moves comes from the service (pieces.js). The browser's coverage is only for drawing; the
+// server's POST /verify decides whether a puzzle is solved.
+
+import { glyph, moves } from "./pieces.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 10;
 const MARGIN = 5;
-
-// Filled glyphs with U+FE0E so that phones draw text, not emoji.
-export const GLYPHS = {
-  queen: "\u265B\uFE0E", rook: "\u265C\uFE0E", bishop: "\u265D\uFE0E", knight: "\u265E\uFE0E", king: "\u265A\uFE0E",
-};
-
-const DIRECTIONS = {
-  rook: [[1, 0], [-1, 0], [0, 1], [0, -1]],
-  bishop: [[1, 1], [1, -1], [-1, 1], [-1, -1]],
-  queen: [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]],
-  knight: [[1, 2], [2, 1], [-1, 2], [-2, 1], [1, -2], [2, -1], [-1, -2], [-2, -1]],
-  king: [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]],
-};
-const SLIDERS = new Set(["queen", "rook", "bishop"]);
 
 export function fileName(file) {
   let letters = "";
@@ -45,15 +34,15 @@ export function parseSquare(name) {
 /** Names of the squares ``piece`` on ``name`` attacks (not its own square). */
 export function attackedBy(piece, name, rows, cols) {
   const from = parseSquare(name);
+  const { slides, leaps } = moves(piece);
   const attacked = [];
-  for (const [dr, df] of DIRECTIONS[piece]) {
-    let rank = from.rank + dr;
-    let file = from.file + df;
-    while (rank >= 0 && rank < rows && file >= 0 && file < cols) {
+  const onBoard = (rank, file) => rank >= 0 && rank < rows && file >= 0 && file < cols;
+  for (const [dr, df] of leaps) {
+    if (onBoard(from.rank + dr, from.file + df)) attacked.push(squareName(from.rank + dr, from.file + df));
+  }
+  for (const [dr, df] of slides) {
+    for (let rank = from.rank + dr, file = from.file + df; onBoard(rank, file); rank += dr, file += df) {
       attacked.push(squareName(rank, file));
-      if (!SLIDERS.has(piece)) break;
-      rank += dr;
-      file += df;
     }
   }
   return attacked;
@@ -152,8 +141,8 @@ export function drawBoard(svg, view) {
   for (const { square, piece, tone } of view.pieces ?? []) {
     const { x, y } = centre(square, rows);
     element("circle", { cx: x, cy: y, r: CELL * 0.42, class: `piece-disc ${tone ?? ""}` }, overlay);
-    const glyph = element("text", { x, y: y + 2.6, class: `piece ${tone ?? ""}`, "font-size": 7.2 }, overlay);
-    glyph.textContent = GLYPHS[piece];
+    const symbol = element("text", { x, y: y + 2.6, class: `piece ${tone ?? ""}`, "font-size": 7.2 }, overlay);
+    symbol.textContent = glyph(piece);
   }
   for (const [name, { text, chosen }] of view.badges ?? []) {
     const { x, y } = centre(name, rows);

@@ -4,9 +4,10 @@
 // solutions come from the service's own solvers.
 
 import { ApiError, callApi, saved } from "./api.js";
-import { GLYPHS, coverage, drawBoard, parseSquare, showFocusRing, squareName } from "./board.js";
+import { coverage, drawBoard, parseSquare, showFocusRing, squareName } from "./board.js";
 import { formatNumber, onLanguageChange, pieceWords, t } from "./i18n.js";
 import { drawLegend } from "./legend.js";
+import { glyph } from "./pieces.js";
 import { proofText } from "./proofs.js";
 
 const MOVES = {
@@ -75,7 +76,7 @@ export async function setUpChallenges() {
       button.type = "button";
       button.dataset.puzzle = p.id;
       const independent = p.rule === "domination" ? "" : " ⊥";
-      button.textContent = `${index + 1}. ${p.rows}×${p.cols} · ${p.goal} ${GLYPHS[p.piece]}${independent}`;
+      button.textContent = `${index + 1}. ${p.rows}×${p.cols} · ${p.goal} ${glyph(p.piece)}${independent}`;
       button.title = taskText(p);
       if (p.id === puzzle.id) button.setAttribute("aria-current", "true");
       if (solved.has(p.id)) {

@@ -1,5 +1,6 @@
 // Every string the lab shows, in English and Hungarian (seed 002 was bilingual, Hungarian
-// first), and the small machinery to swap them in place.
+// first), and the small machinery to swap them in place. The pieces' names are not here:
+// the service declares them with the pieces, and pieces.js adds them (addWords).
 
 const STRINGS = {
   en: {
@@ -52,9 +53,6 @@ const STRINGS = {
     run: "Run",
     running: "Solving…",
     squares_hint: "Square names like a1, h8; separate with spaces or commas.",
-
-    piece_queen: "queen", piece_rook: "rook", piece_bishop: "bishop", piece_knight: "knight", piece_king: "king",
-    pieces_queen: "queens", pieces_rook: "rooks", pieces_bishop: "bishops", pieces_knight: "knights", pieces_king: "kings",
 
     result: "Result",
     board_label: "Board {rows}×{cols}",
@@ -307,11 +305,6 @@ const STRINGS = {
     running: "Megoldás folyamatban…",
     squares_hint: "Mezőnevek, pl. a1, h8; szóközzel vagy vesszővel elválasztva.",
 
-    piece_queen: "királynő", piece_rook: "bástya", piece_bishop: "futó", piece_knight: "huszár", piece_king: "király",
-    pieces_queen: "királynő", pieces_rook: "bástya", pieces_bishop: "futó", pieces_knight: "huszár", pieces_king: "király",
-    with_queen: "királynővel", with_rook: "bástyával", with_bishop: "futóval", with_knight: "huszárral", with_king: "királlyal",
-    acc_queen: "királynőt", acc_rook: "bástyát", acc_bishop: "futót", acc_knight: "huszárt", acc_king: "királyt",
-
     result: "Eredmény",
     board_label: "{rows}×{cols} tábla",
     no_result: "Válassz egy problémát, és nyomd meg az Indítás gombot.",
@@ -554,6 +547,11 @@ export function template(key) {
 /** The string ``key`` in the current language with ``{name}`` replaced from ``params``. */
 export function t(key, params = {}) {
   return template(key).replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+/** Add ``words`` (key → text) to ``lang``'s strings: the pieces' names come from the service. */
+export function addWords(lang, words) {
+  Object.assign(STRINGS[lang], words);
 }
 
 export function has(key) {

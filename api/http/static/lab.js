@@ -4,6 +4,7 @@ import { saved, traceableKinds } from "./api.js";
 import { setUpChallenges } from "./challenges.js";
 import { setUpHistory } from "./history.js";
 import { LANGUAGES, onLanguageChange, setLanguage } from "./i18n.js";
+import { loadPieces } from "./pieces.js";
 import { setUpSolve } from "./solve.js";
 
 function setUpLanguageSwitch() {
@@ -48,6 +49,7 @@ function setUpTabs(onShow) {
 
 async function main() {
   const settings = saved.load();
+  await loadPieces(); // the piece choices and names, before the page is translated
   setUpLanguageSwitch();
   const fromBrowser = navigator.language?.toLowerCase().startsWith("hu") ? "hu" : "en";
   setLanguage(LANGUAGES.includes(settings.lang) ? settings.lang : fromBrowser);

@@ -6,13 +6,10 @@ import { coverage, drawBoard } from "./board.js";
 import { formatNumber, formatSeconds, onLanguageChange, pieceWords, statusText, t } from "./i18n.js";
 import { newlyCovered, tiedSquares } from "./greedy.js";
 import { drawLegend } from "./legend.js";
+import { pieceNamed } from "./pieces.js";
 import { proofText } from "./proofs.js";
 import { Player, stateAfter } from "./replay.js";
 
-const PIECE_WORDS = {
-  queen: "queen", rook: "rook", bishop: "bishop", knight: "knight", king: "king",
-  "királynő": "queen", "vezér": "queen", "bástya": "rook", "futó": "bishop", "huszár": "knight", "király": "king",
-};
 const PLACEMENT = new Set(["domination", "independence"]);
 const MAX_DRAWN_SIDE = 64; // the form's own limit; a refused larger size draws the default board
 
@@ -36,7 +33,7 @@ function squareList(id) {
 function enemyList(id) {
   return value(id).split(/[,;\n]+/).map((part) => part.trim()).filter(Boolean).map((part) => {
     const [word, square] = part.split(/\s+/);
-    return { piece: PIECE_WORDS[word.toLowerCase()] ?? word.toLowerCase(), square: square ?? "" };
+    return { piece: pieceNamed(word), square: square ?? "" };
   });
 }
 
