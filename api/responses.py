@@ -43,10 +43,24 @@ class Certificate(BaseModel):
     """What the certificate took after the solve: proof logging and the independent check."""
 
 
+class PublishedCount(BaseModel):
+    """The published number of optimal placements, beside the computed count, never used as it."""
+
+    solutions: int
+    up_to_symmetry: int | None
+    """Null where the source gives no count up to symmetry."""
+    source: str
+    agrees: bool | None
+    """Whether the exact computed count matches every number the source gives; null when
+    the count is not exact."""
+
+
 class Count(BaseModel):
     solutions: int
     up_to_symmetry: int
     exact: bool
+    literature: PublishedCount | None = None
+    """The published count (n×n boards in the project's table of OEIS terms), or null."""
     representatives: list[list[str]] | None = None
     """One placement per symmetry class (its lex-leader), when asked; a job pages them at
     ``GET /jobs/{id}/representatives``."""

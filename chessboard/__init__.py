@@ -12,6 +12,7 @@ from chessdom.chessboard.problems import PLACEMENT_VARIANTS, VARIANT_OBJECTIVES,
 from chessdom.chessboard.render import render_svg, render_text
 from chessdom.chessboard.results import (
     LiteratureComparison,
+    PublishedCount,
     NQueensResult,
     PlacementResult,
     SolutionCount,
@@ -30,6 +31,7 @@ __all__ = [
     "BoardError",
     "Declaration",
     "LiteratureComparison",
+    "PublishedCount",
     "NQueensResult",
     "Objective",
     "Piece",

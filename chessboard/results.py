@@ -37,12 +37,24 @@ class LiteratureComparison:
 
 
 @dataclass(frozen=True)
+class PublishedCount:
+    """A published number of optimal placements (all, and up to the board's symmetries when
+    the source gives it), reported beside a computed count, never used as it."""
+
+    solutions: int
+    up_to_symmetry: int | None
+    source: str
+    agrees: bool | None  # None when no exact count was computed to compare
+
+
+@dataclass(frozen=True)
 class SolutionCount:
     solutions: int
     up_to_symmetry: int
     exact: bool  # False: enumeration stopped by a limit, the numbers are lower bounds
     representatives: tuple[tuple[str, ...], ...] | None = None
     """One placement per symmetry class (its lex-leader), when asked for."""
+    literature: PublishedCount | None = None
 
 
 @dataclass(frozen=True)
@@ -105,6 +117,10 @@ class PlacementResult:
             lines.append(
                 f"optimal placements: {self.count.solutions}, up to symmetry: {self.count.up_to_symmetry}{exact}"
             )
+            if (published := self.count.literature) is not None:
+                classes = "" if published.up_to_symmetry is None else f", up to symmetry {published.up_to_symmetry}"
+                agrees = {True: "agrees", False: "DISAGREES", None: "nothing exact to compare"}[published.agrees]
+                lines.append(f"published count: {published.solutions}{classes} ({published.source}; {agrees})")
         return "\n".join(lines)
 
     def __repr__(self) -> str:

@@ -22,6 +22,7 @@ from chessdom.chessboard import (
     Piece,
     PlacementProblem,
     PlacementResult,
+    PublishedCount,
     SolutionCount,
     SolverInfo,
     Status,
@@ -145,6 +146,8 @@ def _placement_result(kept: dict) -> PlacementResult:
     problem, literature, count = kept["problem"], kept["literature"], kept["count"]
     if count is not None and count["representatives"] is not None:
         count = {**count, "representatives": tuple(tuple(listed) for listed in count["representatives"])}
+    if count is not None and count.get("literature") is not None:
+        count = {**count, "literature": PublishedCount(**count["literature"])}
     return PlacementResult(**{
         **kept,
         "problem": PlacementProblem(Board(**problem["board"]), Piece(problem["piece"]),

@@ -1,7 +1,8 @@
-"""Published values, reported beside a computed answer and never used as it.
+"""Published values and counts, reported beside a computed answer and never used as it.
 
-Tabulated values live in ``literature.csv`` (copied, with sources, from the project's
-reference notes); closed forms for n×n boards are the formulas below.
+Tabulated values live in ``literature.csv`` and the numbers of optimal placements in
+``literature_counts.csv`` (both copied, with sources, from the project's reference notes:
+the OEIS entries' terms); closed forms for n×n boards are the formulas below.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
-from chessdom.chessboard import LiteratureComparison, Objective, Piece, PlacementProblem
+from chessdom.chessboard import LiteratureComparison, Objective, Piece, PlacementProblem, PublishedCount, SolutionCount
 
 _D, _I, _B = Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION, Objective.INDEPENDENCE
 
@@ -39,12 +40,24 @@ _CLOSED_FORMS: dict[tuple[Piece, Objective], tuple[Callable[[int], int], str]] =
 }
 
 
+def _rows(name: str) -> list[dict]:
+    return list(csv.DictReader(Path(__file__).with_name(name).read_text(encoding="utf-8").splitlines()))
+
+
 @cache
 def _table() -> dict[tuple[Piece, Objective, int], tuple[int, str]]:
-    text = Path(__file__).with_name("literature.csv").read_text(encoding="utf-8")
     return {
         (Piece(row["piece"]), Objective(row["objective"]), int(row["size"])): (int(row["value"]), row["source"])
-        for row in csv.DictReader(text.splitlines())
+        for row in _rows("literature.csv")
+    }
+
+
+@cache
+def _counts() -> dict[tuple[Piece, Objective, int], PublishedCount]:
+    return {
+        (Piece(row["piece"]), Objective(row["objective"]), int(row["size"])): PublishedCount(
+            int(row["solutions"]), int(row["up_to_symmetry"]) if row["up_to_symmetry"] else None, row["source"], None)
+        for row in _rows("literature_counts.csv")
     }
 
 
@@ -71,3 +84,17 @@ def compare(literature: LiteratureComparison | None, computed: int | None) -> Li
     if literature is None:
         return None
     return replace(literature, agrees=None if computed is None else literature.value == computed)
+
+
+def literature_count(problem: PlacementProblem, count: SolutionCount) -> SolutionCount:
+    """``count`` with the published count of ``problem``'s optimal placements beside it (n×n
+    boards only), ``agrees`` saying whether an exact count matches it in every number the
+    source gives."""
+    board = problem.board
+    published = _counts().get((problem.piece, problem.objective, board.rows)) if board.is_square else None
+    if published is None:
+        return count
+    agrees = None
+    if count.exact:
+        agrees = count.solutions == published.solutions and published.up_to_symmetry in (None, count.up_to_symmetry)
+    return replace(count, literature=replace(published, agrees=agrees))

@@ -23,7 +23,7 @@ from chessdom.models.counting.state import BRANCH_AND_BOUND_LISTER, recorded_lis
 from chessdom.models.cubes import count_by_cubes, local_pool, solve_by_cubes
 from chessdom.models.dispatch.arguments import CountOptions, CubeOptions, SolveOptions, check_solve_arguments
 from chessdom.models.dispatch.auto_rules import auto_rule
-from chessdom.models.dispatch.literature import literature_value
+from chessdom.models.dispatch.literature import literature_count, literature_value
 from chessdom.models.dispatch.live_bounds import LiveBounds
 from chessdom.models.dispatch.native_backend import count_by_branch_and_bound, solve_branch_and_bound
 from chessdom.models.dispatch.theorems import TheoremBound, theorem_bound
@@ -126,7 +126,7 @@ def solve_with(problem: PlacementProblem, options: SolveOptions, *, count: Count
         if count is not None and result.optimal:
             counted = _count(problem, result, backend, workers, live, _left(options.time_limit, started), count,
                              on_progress is not None)
-            result = replace(result, count=counted)
+            result = replace(result, count=literature_count(problem, counted))
     return replace(result, wall_time=time.perf_counter() - started)
 
 
