@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from chessdom.certificates.added import Added, within_budget
 from chessdom.certificates.contract import (
     MONOTONE,
     ContractError,
@@ -26,10 +27,10 @@ from chessdom.certificates.cubes import CubeError, bundle_refutations
 from chessdom.certificates.enumeration import EnumerationError, expand
 from chessdom.certificates.files import FileMismatch, hash_listed
 from chessdom.certificates.formula import rebuild_formula
-from chessdom.certificates.lemmas import check_lemmas, cube_lemma_clauses, largest_variable, lemma_formula
+from chessdom.certificates.lemmas import check_lemmas
 from chessdom.certificates.manifest import Manifest, Regions, read_manifest
 from chessdom.certificates.refutation import POLICY, REVISION, Refutation, check_refutation, refutation
-from chessdom.certificates.regions import RegionError, check_cubes, cube_clauses, read_partitions
+from chessdom.certificates.regions import RegionError, check_cubes, read_partitions
 
 ENGINES = ("native", "python")
 
@@ -279,23 +280,24 @@ def _regions(read: Manifest, context: dict, verdict: Verdict) -> bool:
 def _region_refutations(read: Manifest, context: dict) -> list[tuple[str, Refutation]]:
     """One refutation per lemma, of its own formula, and one per cube: its formula plus the
     cube's clauses and its lemmas' (the lemmas first: a lemma that does not hold is named
-    before the cubes that use it)."""
+    before the cubes that use it). The clauses are described here, within the contract's
+    budget, and built where each proof is checked (:mod:`.added`)."""
     checks = []
     for prefix, section, _ in _sections(read):
         formula, lemmas = f"{prefix}formula", context[f"{prefix}lemmas"]
-        regions = context[f"{prefix}levels"].regions
+        regions = [tuple(map(tuple, level)) for level in context[f"{prefix}levels"].regions]
         for index, lemma in enumerate(lemmas, start=1):
-            extra = lemma_formula(regions[lemma.level], lemma, context[formula])
+            label = f"{prefix}lemma proof {index}"
+            added = within_budget(Added(regions[lemma.level], None, "at most", (lemma,)), label, "lemmas")
             checks.append((f"{prefix}lemma refutations",
-                           refutation(f"{prefix}lemma proof {index}", context["paths"], read.files, extra, None)))
+                           refutation(label, context["paths"], read.files, (), None, added, context[formula])))
         proof = "fewer proof" if prefix else "region proof"
         cubes = zip(section.cubes, section.cube_lemmas, strict=True)
         for index, ((level, counts), listed) in enumerate(cubes, start=1):
-            extra = cube_clauses(regions[level], counts, section.relation, context[formula])
-            if listed:
-                extra += cube_lemma_clauses([lemmas[k - 1] for k in listed], largest_variable(context[formula], extra))
+            added = Added(regions[level], counts, section.relation, tuple(lemmas[k - 1] for k in listed))
+            within_budget(added, f"{prefix}cube {index}", "cubes")
             checks.append((f"{prefix}region refutations",
-                           refutation(f"{proof} {index}", context["paths"], read.files, extra, formula)))
+                           refutation(f"{proof} {index}", context["paths"], read.files, (), formula, added)))
     return checks
 
 
