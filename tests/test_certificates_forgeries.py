@@ -290,6 +290,7 @@ def forged_count(queens5_count, directory: Path, proof: str | bytes | None) -> P
     manifest["refuted"]["blocked"] = len(placements)
     formula = rebuild_formula(problem, 3, manifest["encoding"], manifest["order"], placements)
     manifest["formula"].update(listed(directory, "formula.cnf", formula))
+    manifest["formula"]["clauses"] = int(formula.split(b"\n", 1)[0].split()[3])  # one orbit fewer blocking clauses
     if proof is None:
         data = (source / "proof.drat").read_bytes()
     else:

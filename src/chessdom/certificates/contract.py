@@ -158,6 +158,20 @@ def claim(problem: dict, bound: int) -> str:
     return f"no {bound} or fewer {what}"
 
 
+def no_solution_claim(problem: dict) -> str:
+    """Version 4's claim of a problem no placement meets: "no placement of knights, of any
+    size, totally dominates the 3×3 board (every square attacked by one)"."""
+    rows, cols, piece, objective = validate_problem(problem)
+    board = f"the {rows}×{cols} board"
+    what = {
+        "domination": f"dominates {board}",
+        "independent_domination": f"is mutually non-attacking and dominates {board}",
+        "total_domination": f"totally dominates {board} (every square attacked by one)",
+        "independence": f"stands on {board} mutually non-attacking",
+    }[objective]
+    return f"no placement of {_PLURALS[piece]}, of any size, {what}"
+
+
 def enumeration_claim(problem: dict, value: int, solutions: int, classes: int, symmetries: int) -> str:
     """An enumeration in words: "exactly 4860 placements of 5 queens dominate the 8×8
     board (638 up to its 8 symmetries), and no 4 or fewer queens dominate the 8×8 board"."""
