@@ -39,6 +39,7 @@ from chessdom.models.certificates.choice import choose
 from chessdom.models.certificates.enumeration import Enumeration, NotEnumerated, enumeration_of
 from chessdom.models.certificates.formula import PlainFormula, plain_formula
 from chessdom.models.certificates.manifest import Evidence, manifest_of, write_manifest
+from chessdom.models.certificates.no_solution import has_no_solution, write_no_solution
 from chessdom.models.certificates.plain_evidence import cube_runner, prove_plain, raise_unless_refuted, remaining
 from chessdom.models.certificates.prover import log_proof
 from chessdom.models.certificates.region_evidence import RegionPlan, region_plan
@@ -174,14 +175,16 @@ def make_certificate(
     _refuse_unless_certifiable(result, directory, time_limit, split, region_level)
     proving = _Proving(None if time_limit is None else time.monotonic() + time_limit, max_proof_bytes, split,
                        executor, workers, cube_seconds, region_level, lemmas, on_progress or _nobody)
-    listed = _enumeration(result) if enumeration else None
+    listed = _enumeration(result) if enumeration and not has_no_solution(result) else None
     directory = Path(directory)
     staged = staging_directory(directory)
     sweep_partial_directories(staged.parent)
     shutil.rmtree(staged, ignore_errors=True)
     staged.mkdir(parents=True)
     try:
-        manifest = _make(result, staged, _encoding_and_order(result.problem, encoding, order), listed, proving)
+        manifest = (write_no_solution(result, staged, lambda path: independent_check(path, time_limit))
+                    if has_no_solution(result) else
+                    _make(result, staged, _encoding_and_order(result.problem, encoding, order), listed, proving))
         if directory.exists():
             directory.rmdir()
         staged.rename(directory)
@@ -216,7 +219,7 @@ def _refuse_unless_certifiable(result: PlacementResult, directory: Path, time_li
         raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
     if not 0 <= region_level < len(LEVEL_RINGS):
         raise ValueError(f"region_level must be 0 to {len(LEVEL_RINGS) - 1}, got {region_level!r}")
-    if result.status is not Status.OPTIMAL:
+    if result.status is not Status.OPTIMAL and not has_no_solution(result):
         raise CertificateUnavailable(_NOT_OPTIMAL[result.status])
     if time_limit is not None and time_limit <= 0:
         raise CertificateUnavailable("the solve used the whole time limit")

@@ -83,6 +83,10 @@ totalizers and its lemmas', or a lemma's formula), bounded from sizes before any
 MAX_VECTORS = 2_000_000
 """Version 3: count vectors the checker enumerates to check a cover, at most (γ(Q_13) ≤ 6
 enumerates 210 at the coarsest level: five regions, six pieces)."""
+MAX_SLACK_WORK = 100_000_000
+"""Version 3: counts compared, at most, between the vectors of a cover and its "at most"
+cubes that add up to more than the bound (each such cube's images against each vector:
+about 10 s; chessdom writes none)."""
 MINIMISATIONS = ("domination", "independent_domination", "total_domination")
 MONOTONE = ("domination", "total_domination")
 """Objectives whose structure clauses are all positive: adding a piece to a placement that

@@ -46,7 +46,7 @@ def empty_clause(read: Manifest, context: dict, verdict: Verdict) -> bool:
         return not verdict.fail("rebuilt formula", str(error))
     if not same_formula(expected, read.raw["formula"], context, verdict, "formula"):
         return False
-    if unmet_square(read.problem) is None or b"\n0\n" not in expected:
+    if unmet_square(read.problem) is None or b"\n 0\n" not in expected:
         return not verdict.fail("empty clause", "the formula has no empty clause: placements of some size meet "
                                                 "the objective")
     verdict.steps["empty clause"] = True
