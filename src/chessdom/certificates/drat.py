@@ -12,13 +12,14 @@ comments, no empty deletion (``d 0``), and the last clause is ended by its ``0``
 **Why read here, not by dratify.** dratify's reader is Python's ``int`` over
 ``str.split``, and its native engine sizes its arrays by the largest variable named: one
 literal naming variable 16,000,000 in a 16 MiB proof cost 1.7 GB, and in 63 MiB an abort
-(``memory allocation of 5637144576 bytes failed``). Here a variable above the formula's
-(``variables``: the formula's and its added clauses') is *fresh*, and fresh variables are
+(``memory allocation of 5637144576 bytes failed``); drat-trim crashes on a proof naming
+variable 2³¹ − 1. So a variable above ``variables + bytes / 2`` (``variables``: the
+formula's and its added clauses'; a proof of ``bytes`` bytes cannot name more fresh
+variables than that) is refused, and the variables above ``variables``, *fresh*, are
 renumbered ``variables + 1, + 2, …`` in the order they first appear. Renaming variables
 the formula does not name changes no step's RUP or RAT check (both are read off clauses,
 whatever their variables are called), so the verdict is the proof's own, and no variable
-exceeds ``variables`` plus the proof's distinct fresh variables — at most
-``variables + bytes / 2`` — before dratify sizes anything.
+dratify sizes by exceeds ``variables`` plus the proof's distinct fresh variables.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ def read_proof(data: bytes, variables: int) -> list[tuple[str, tuple[int, ...]]]
     fresh variables (above ``variables``) renumbered as the module says; raises
     ProofSyntax."""
     _validate(data)
+    largest = variables + len(data) // 2
     steps: list[tuple[str, tuple[int, ...]]] = []
     fresh: dict[int, int] = {}
     kind, literals = "a", []
@@ -75,6 +77,9 @@ def read_proof(data: bytes, variables: int) -> list[tuple[str, tuple[int, ...]]]
             continue
         variable = abs(number)
         if variable > variables:
+            if variable > largest:
+                raise ProofSyntax(f"clause {len(steps) + 1} names variable {variable}: a proof of {len(data)} bytes "
+                                  f"of a formula of {variables} variables names none above {largest}")
             variable = fresh.setdefault(variable, variables + len(fresh) + 1)
         literals.append(2 * (variable - 1) + (number < 0))
     if literals or kind == "d":
