@@ -244,3 +244,32 @@ def test_a_claim_of_no_solution_with_a_value_cannot_be_read_and_one_of_a_solvabl
     (tmp_path / "manifest.json").write_text(json.dumps(manifest))
     verdict = check_certificate(tmp_path)
     assert not verdict.ok and verdict.reason.startswith("empty clause"), verdict.reason
+
+
+# ---- every limit of the contract refuses one past it -----------------------------------------------
+
+
+@pytest.mark.parametrize("module,limit,words", [
+    ("manifest", "MAX_PARTITIONS", "partitions must list"),
+    ("manifest", "MAX_REGIONS", "regions"),
+    ("manifest", "MAX_CUBES", "cubes must list"),
+    ("lemmas", "MAX_GROUPS", "groups, not"),
+    ("added", "MAX_ADDED_COST", "more than the contract's"),
+    ("cover", "MAX_VECTORS", "at most"),
+])
+def test_a_limit_refuses_what_is_one_past_it(with_lemmas, tmp_path, monkeypatch, module, limit, words):
+    # Each limit set to what this certificate needs, less one: a manifest beyond one that
+    # bounds reading cannot be read; one beyond a limit on the work is rejected before it.
+    manifest = json.loads((with_lemmas / "manifest.json").read_text())
+    needed = {"MAX_PARTITIONS": len(manifest["regions"]["partitions"]),
+              "MAX_REGIONS": max(map(len, manifest["regions"]["partitions"])),
+              "MAX_CUBES": len(manifest["regions"]["cubes"]),
+              "MAX_GROUPS": max(len(lemma["groups"]) for lemma in manifest["regions"]["lemmas"]),
+              "MAX_ADDED_COST": 200, "MAX_VECTORS": 3}[limit]
+    monkeypatch.setattr(f"chessdom.certificates.{module}.{limit}", needed - 1)
+    try:
+        verdict = check_certificate(with_lemmas)
+    except Unreadable as error:
+        assert words in str(error), str(error)
+    else:
+        assert not verdict.ok and words in verdict.reason, verdict.reason
