@@ -17,6 +17,7 @@ cannot read is :class:`Unreadable`, not a rejection.
 
 from chessdom.certificates.check import CheckerUnavailable, Verdict, check_certificate, checker_versions
 from chessdom.certificates.contract import (
+    COMPOUND_PIECES,
     CONTRACT,
     CONTRACT_V1,
     CONTRACT_V3,
@@ -46,6 +47,7 @@ from chessdom.certificates.formula import rebuild_formula
 
 __all__ = [
     "CONTRACT",
+    "COMPOUND_PIECES",
     "CONTRACTS",
     "CONTRACT_V1",
     "CONTRACT_V3",
