@@ -3,8 +3,8 @@ before the issue: work bounded by the input before the work (the cover indexed, 
 region cube's clauses built where its proof is checked and each totalizer once, a budget
 on what one proof's formula adds, a proof's variables bounded before dratify sizes
 anything), every manifest count compared with what it describes, and the claim that no
-placement of any size exists (version 4). The measured cases at full size are in the
-changelog's note on issue #48 (``scripts/bench_checker.py --hostile``)."""
+placement of any size exists (version 4). The cases at full size, for measuring, are
+written by ``tests/hostile_certificates.py``."""
 
 from __future__ import annotations
 
