@@ -85,9 +85,11 @@ def test_a_full_board_of_independent_knights_has_nothing_to_refute(tmp_path):
         certified(tmp_path, "knight", "2", "independence")
 
 
-def test_an_infeasible_problem_is_not_certified(tmp_path):
-    with pytest.raises(CertificateUnavailable, match="no placement exists"):
-        certified(tmp_path, "king", "1", "total")
+def test_an_infeasible_problem_is_certified_as_no_placement_of_any_size(tmp_path):
+    # A lone king attacks nothing: its certificate is the empty clause (contract version 4).
+    _, directory, manifest = certified(tmp_path, "king", "1", "total")
+    assert manifest["value"] is None and manifest["refuted"] == {"relation": "any size"}
+    assert manifest["check"]["checked"] and (directory / "formula.cnf").read_text() == "p cnf 1 1\n 0\n"
 
 
 def test_a_proof_over_the_size_limit_is_refused_and_removed_when_splitting_is_off(tmp_path):

@@ -136,7 +136,7 @@ def test_version_three_is_listed_and_version_two_keeps_its_name():
 
 
 @pytest.mark.parametrize("change,words", [
-    (lambda m: m.update(contract=CONTRACT), "only chessdom-certificate/3 has regions"),
+    (lambda m: m.update(contract=CONTRACT), "only chessdom-certificate/3 and chessdom-certificate/4 have regions"),
     (lambda m: m.update(proof=m["formula"]), "instead of a proof"),
     (lambda m: m["regions"].update(partitions=[m["regions"]["partitions"][0]] * 9), "1…8 partitions"),
     (lambda m: m["regions"].update(relation="at least"), "regions.relation"),

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from pysat.examples.genhard import PHP
 from pysat.solvers import Minisat22
 
+from chessdom.certificates import Unreadable
 from chessdom.certificates.refutation import Refutation, check_refutation
 from chessdom.models.certificates.prover import refutation_events
 from reference_checker import MISSING, drat_trim, drat_trim_verifies
@@ -369,10 +370,17 @@ def test_whatever_garbled_refutation_chessdom_accepts_drat_trim_accepts_too(form
             assert as_it_stands or verdicts.drat_trim_without_deletions()
 
 
-def test_a_valid_proof_naming_a_fresh_variable_far_past_the_formulas_is_accepted_as_drat_trim_accepts_it():
-    """``10 0`` is RAT on a variable no clause names; then ``2 0`` and the empty clause are RUP."""
+def test_a_valid_proof_naming_a_fresh_variable_is_accepted_as_drat_trim_accepts_it_within_the_bound():
+    """``6 0`` is RAT on a variable no clause names; then ``2 0`` and the empty clause are
+    RUP. A proof names no variable above the formula's plus half its length (9 bytes: 6):
+    ``10 0`` in its place, which drat-trim accepts, chessdom cannot read
+    (:mod:`chessdom.certificates.drat`: drat-trim itself crashes on one near 2³¹)."""
     clauses = [(1, 2), (-1, 2), (1, -2), (-1, -2)]
     with tempfile.TemporaryDirectory() as scratch:
-        verdicts = Verdicts(Path(scratch), clauses, 2, [("a", (10,)), ("a", (2,)), ("a", ())])
+        verdicts = Verdicts(Path(scratch), clauses, 2, [("a", (6,)), ("a", (2,)), ("a", ())])
         assert verdicts.drat_trim()
         assert verdicts.chessdom("native")
+        verdicts = Verdicts(Path(scratch), clauses, 2, [("a", (10,)), ("a", (2,)), ("a", ())])
+        assert verdicts.drat_trim()
+        with pytest.raises(Unreadable, match="names none above 7"):
+            verdicts.chessdom("native")

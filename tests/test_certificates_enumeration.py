@@ -118,7 +118,8 @@ def test_an_enumeration_missing_one_placement_is_rejected_even_with_formula_clai
     manifest["claim"] = enumeration_claim(problem, value, enumeration["solutions"], enumeration["classes"], 8)
     formula = rebuild_formula(problem, value, manifest["encoding"], manifest["order"], placements)
     (directory / "formula.cnf").write_bytes(formula)
-    manifest["formula"].update(bytes=len(formula), sha256=hashlib.sha256(formula).hexdigest())
+    manifest["formula"].update(bytes=len(formula), sha256=hashlib.sha256(formula).hexdigest(),
+                               clauses=int(formula.split(b"\n", 1)[0].split()[3]))
     (directory / "manifest.json").write_text(json.dumps(manifest))
     verdict = check_certificate(directory)
     assert not verdict.ok

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from chessdom.certificates import check_certificate, rebuild_formula
+from chessdom.certificates import Unreadable, check_certificate, rebuild_formula
 from chessdom.certificates.enumeration import expand
 from chessdom.certificates.refutation import Refutation, check_refutation
 from chessdom.library import solve_placement
@@ -215,8 +215,10 @@ def test_an_empty_proof_refutes_nothing(forger):
     assert "never derives the empty clause" in rejected(forger.optimum(""))
 
 
-def test_a_proof_naming_a_variable_far_past_the_formulas_is_rejected_with_a_verdict(forger):
-    rejected(forger.optimum(f"-{forger.top + 100} 0\n0\n"))
+def test_a_proof_naming_a_fresh_variable_is_rejected_with_a_verdict_and_one_far_past_cannot_be_read(forger):
+    rejected(forger.optimum(f"-{forger.top + 2} 0\n0\n"))
+    with pytest.raises(Unreadable, match="names none above"):  # past the formula's + half the proof's length
+        check_certificate(forger.optimum(f"-{forger.top + 100} 0\n0\n", "far"))
 
 
 def test_genuine_lemmas_without_the_empty_clause_refute_nothing(forger, tmp_path):
@@ -290,6 +292,7 @@ def forged_count(queens5_count, directory: Path, proof: str | bytes | None) -> P
     manifest["refuted"]["blocked"] = len(placements)
     formula = rebuild_formula(problem, 3, manifest["encoding"], manifest["order"], placements)
     manifest["formula"].update(listed(directory, "formula.cnf", formula))
+    manifest["formula"]["clauses"] = int(formula.split(b"\n", 1)[0].split()[3])  # one orbit fewer blocking clauses
     if proof is None:
         data = (source / "proof.drat").read_bytes()
     else:

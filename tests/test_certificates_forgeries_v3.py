@@ -158,7 +158,7 @@ def test_a_fewer_formula_that_is_not_the_contracts_is_rejected(copy):
     (directory / "fewer.cnf").write_bytes(rebuild_formula(problem, manifest["fewer"]["bound"] + 1, "totalizer"))
     manifest["fewer"]["formula"] = entry(directory / "fewer.cnf")
     write(directory, manifest)
-    rejected(directory, "rebuilt fewer formula", "not the formula of the problem and bound 1")
+    rejected(directory, "rebuilt fewer formula", "not the formula the contract builds")
 
 
 def test_a_fewer_of_another_bound_is_rejected(copy):

@@ -267,7 +267,8 @@ def test_a_count_missing_one_class_is_rejected_even_with_formula_claim_and_hashe
     manifest["claim"] = enumeration_claim(problem, value, len(placements), enumeration["classes"], 8)
     formula = rebuild_formula(problem, value, manifest["encoding"], manifest["order"], placements)
     (directory / "formula.cnf").write_bytes(formula)
-    manifest["formula"].update(bytes=len(formula), sha256=hashlib.sha256(formula).hexdigest())
+    manifest["formula"].update(bytes=len(formula), sha256=hashlib.sha256(formula).hexdigest(),
+                               clauses=int(formula.split(b"\n", 1)[0].split()[3]))
     (directory / "manifest.json").write_text(json.dumps(manifest))
     verdict = check_certificate(directory)
     assert not verdict.ok and "cube" in verdict.reason, verdict.reason

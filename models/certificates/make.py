@@ -36,6 +36,7 @@ from chessdom.models.certificates.choice import choose
 from chessdom.models.certificates.enumeration import Enumeration, NotEnumerated, enumeration_of
 from chessdom.models.certificates.formula import PlainFormula, plain_formula
 from chessdom.models.certificates.manifest import Evidence, manifest_of, write_manifest
+from chessdom.models.certificates.no_solution import has_no_solution, write_no_solution
 from chessdom.models.certificates.options import CertifyOptions, Progress, Proving
 from chessdom.models.certificates.plain_evidence import cube_runner, prove_plain, raise_unless_refuted, remaining
 from chessdom.models.certificates.prover import ProofRun, log_proof
@@ -130,6 +131,9 @@ def write_certificate(result: PlacementResult, directory: Path, options: Certify
 
 def _write(result: PlacementResult, directory: Path, options: CertifyOptions, enumeration: bool,
            proving: Proving) -> CertificateSummary:
+    if has_no_solution(result):
+        return CertificateSummary.of(write_no_solution(
+            result, directory, lambda path: independent_check(path, remaining(proving.deadline))))
     listed = _enumeration(result) if enumeration else None
     encoding_and_order = _encoding_and_order(result.problem, options.encoding, options.order)
     return CertificateSummary.of(_make(result, directory, encoding_and_order, listed, proving))
@@ -161,7 +165,7 @@ def _ready(result: PlacementResult, directory: Path, options: CertifyOptions) ->
         raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {options.split!r}")
     if not 0 <= options.region_level < len(LEVEL_RINGS):
         raise ValueError(f"region_level must be 0 to {len(LEVEL_RINGS) - 1}, got {options.region_level!r}")
-    if result.status is not Status.OPTIMAL:
+    if result.status is not Status.OPTIMAL and not has_no_solution(result):
         raise CertificateUnavailable(_NOT_OPTIMAL[result.status])
     if options.time_limit is not None and options.time_limit <= 0:
         raise CertificateUnavailable("the solve used the whole time limit")

@@ -10,7 +10,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from chessdom.certificates import (
-    CONTRACT, CONTRACT_V3, COVER, CUBES, FEWER_FORMULA, FORMULA, MANIFEST, PROOF, claim, enumeration_claim,
+    COMPOUND_PIECES, CONTRACT, CONTRACT_V3, CONTRACT_V4, COVER, CUBES, FEWER_FORMULA, FORMULA, MANIFEST, PROOF, claim,
+    enumeration_claim,
 )
 from chessdom.chessboard import PlacementResult, square_names
 from chessdom.models.certificates.cubes import Bundle
@@ -90,6 +91,8 @@ def manifest_of(result: PlacementResult, bound: int, encoding: str, order: str, 
                                                                + evidence.cover.solve_seconds, 3),
                               "longest_cube_seconds": round(max(run.solve_seconds for run in runs), 3),
                               "wall_seconds": round(evidence.seconds, 3)}
+    if problem_dict["piece"] in COMPOUND_PIECES:  # the version that lists them (the contract page)
+        manifest["contract"] = CONTRACT_V4
     manifest["optimum"] = {"solver": result.solver.name, "proof": result.proof}
     manifest["created_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
     return manifest

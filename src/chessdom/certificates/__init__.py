@@ -17,9 +17,11 @@ cannot read is :class:`Unreadable`, not a rejection.
 
 from chessdom.certificates.check import CheckerUnavailable, Verdict, check_certificate, checker_versions
 from chessdom.certificates.contract import (
+    COMPOUND_PIECES,
     CONTRACT,
     CONTRACT_V1,
     CONTRACT_V3,
+    CONTRACT_V4,
     CONTRACTS,
     COVER,
     CUBES,
@@ -30,11 +32,14 @@ from chessdom.certificates.contract import (
     FORMULA,
     LEMMA_PROOF,
     MANIFEST,
+    NO_SOLUTION,
     ORDERS,
+    PIECES,
     PROOF,
     REGION_PROOF,
     claim,
     enumeration_claim,
+    no_solution_claim,
     refuted_bound,
 )
 from chessdom.certificates.files import Unreadable
@@ -42,9 +47,11 @@ from chessdom.certificates.formula import rebuild_formula
 
 __all__ = [
     "CONTRACT",
+    "COMPOUND_PIECES",
     "CONTRACTS",
     "CONTRACT_V1",
     "CONTRACT_V3",
+    "CONTRACT_V4",
     "COVER",
     "CUBES",
     "FEWER_FORMULA",
@@ -54,7 +61,9 @@ __all__ = [
     "FORMULA",
     "LEMMA_PROOF",
     "MANIFEST",
+    "NO_SOLUTION",
     "ORDERS",
+    "PIECES",
     "PROOF",
     "REGION_PROOF",
     "CheckerUnavailable",
@@ -64,6 +73,7 @@ __all__ = [
     "checker_versions",
     "claim",
     "enumeration_claim",
+    "no_solution_claim",
     "rebuild_formula",
     "refuted_bound",
 ]

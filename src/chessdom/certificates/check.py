@@ -6,58 +6,38 @@ local process pool, a Dask cluster's)."""
 
 from __future__ import annotations
 
-import hashlib
 import time
 from concurrent.futures import Executor
-from dataclasses import asdict, dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from chessdom.certificates.contract import (
-    MONOTONE,
+    CONTRACT_V4,
     ContractError,
     claim,
     enumeration_claim,
     refuted_bound,
     witness_problem,
 )
-from chessdom.certificates.cover import check_cover
 from chessdom.certificates.cubes import CubeError, bundle_refutations
 from chessdom.certificates.enumeration import EnumerationError, expand
 from chessdom.certificates.files import FileMismatch, hash_listed
 from chessdom.certificates.formula import rebuild_formula
-from chessdom.certificates.lemmas import check_lemmas, cube_lemma_clauses, largest_variable, lemma_formula
-from chessdom.certificates.manifest import Manifest, Regions, read_manifest
+from chessdom.certificates.manifest import Manifest, read_manifest
+from chessdom.certificates.rebuilt import same_formula
 from chessdom.certificates.refutation import POLICY, REVISION, Refutation, check_refutation, refutation
-from chessdom.certificates.regions import RegionError, check_cubes, cube_clauses, read_partitions
+from chessdom.certificates.regions import RegionError
+from chessdom.certificates.unsolvable import claim_of_none, empty_clause, unmet_square
+from chessdom.certificates.verdict import Verdict
+from chessdom.certificates.version3 import fewer_step, region_refutations, regions_step
 
 ENGINES = ("native", "python")
+TEXT_DRAT = "DRAT, text"
+"""``proof.format``, where a manifest gives it: the only format the checker reads."""
 
 
 class CheckerUnavailable(RuntimeError):
     """The native engine was asked for and is not installed: no silent slow fallback."""
-
-
-@dataclass
-class Verdict:
-    """What the checker found. ``ok`` only when every step below passed."""
-
-    ok: bool = False
-    steps: dict = field(default_factory=dict)
-    """Each step's outcome: ``true``, or the reason it failed."""
-    reason: str | None = None
-    """The first failure, in words."""
-    claim: str | None = None
-    checker: dict = field(default_factory=dict)
-    seconds: float = 0.0
-
-    def fail(self, step: str, reason: str) -> Verdict:
-        self.steps[step] = reason
-        self.reason = self.reason or f"{step}: {reason}"
-        return self
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 def checker_versions(engine: str = "native") -> dict:
@@ -86,14 +66,6 @@ def _installed(package: str) -> str:
         return "unknown"
 
 
-def _first_difference(expected: bytes, path: Path) -> str:
-    with path.open("rb") as file:
-        for number, (want, got) in enumerate(zip(expected.splitlines(), file), start=1):
-            if want != got.rstrip(b"\r\n"):
-                return f"line {number}: expected {want.decode()[:80]!r}, found {got.decode(errors='replace')[:80]!r}"
-    return "the files differ in length"
-
-
 def check_certificate(directory: str | Path, engine: str = "native", executor: Executor | None = None) -> Verdict:
     """Check the certificate in ``directory``. A certificate that is read and does not hold
     gets a verdict saying what failed; one that cannot be read (not the contract's shape or
@@ -109,7 +81,11 @@ def check_certificate(directory: str | Path, engine: str = "native", executor: E
         manifest = read_manifest(Path(directory))
         verdict.steps["manifest"] = True
         context: dict = {"directory": Path(directory), "engine": engine, "executor": executor}
-        steps = (_bound_and_claim, _hashes, _placements, _rebuilt_formula, _witness, _fewer, _regions, _refutations)
+        context["files"] = manifest.files
+        steps = (_bound_and_claim, _hashes, _placements, _rebuilt_formula, _witness, fewer_step, regions_step,
+                 _refutations)
+        if manifest.no_solution:
+            steps = (claim_of_none, _hashes, empty_clause)
         verdict.ok = all(step(manifest, context, verdict) for step in steps)
     finally:
         verdict.seconds = round(time.perf_counter() - started, 3)
@@ -118,6 +94,9 @@ def check_certificate(directory: str | Path, engine: str = "native", executor: E
 
 def _bound_and_claim(read: Manifest, context: dict, verdict: Verdict) -> bool:
     step = "bound and claim"
+    if (unmet := unmet_square(read.problem)) is not None:
+        return not verdict.fail(step, f"no placement of any size meets the objective ({unmet}), and a value of "
+                                      f"{read.value} says otherwise: that claim is {CONTRACT_V4}'s 'any size'")
     if read.enumeration is not None:
         expected_bound = read.value
         words = enumeration_claim(read.problem, read.value, read.enumeration["solutions"],
@@ -172,6 +151,9 @@ def _placements(read: Manifest, context: dict, verdict: Verdict) -> bool:
     are the formula's blocked ones (a certificate of a bound blocks none)."""
     context["blocked"] = ()
     if read.enumeration is None:
+        if (blocked := read.raw["refuted"].get("blocked", 0)) != 0 or type(blocked) is not int:
+            return not verdict.fail("placements", "a certificate of a bound blocks no placement; refuted.blocked "
+                                                  f"lists {str(blocked)[:40]}")
         return True
     # Each listed placement is blocked by a clause of `value` literals, at least 3 bytes
     # each with the " 0" after them: a formula of the listed size blocks no more than this.
@@ -183,6 +165,10 @@ def _placements(read: Manifest, context: dict, verdict: Verdict) -> bool:
         context["blocked"] = expand(read.problem, read.value, read.enumeration)
     except EnumerationError as error:
         return not verdict.fail("placements", str(error))
+    if (listed := read.raw["refuted"].get("blocked", len(context["blocked"]))) != len(context["blocked"]) \
+            or type(listed) is not int:
+        return not verdict.fail("placements", f"the formula blocks {len(context['blocked'])} placements; "
+                                              f"refuted.blocked lists {str(listed)[:40]}")
     verdict.steps["placements"] = True
     return True
 
@@ -202,117 +188,34 @@ def _witness(read: Manifest, context: dict, verdict: Verdict) -> bool:
 
 
 def _rebuilt_formula(read: Manifest, context: dict, verdict: Verdict) -> bool:
-    return _same_formula(read, context, verdict, "formula", read.bound, context["blocked"])
-
-
-def _same_formula(read: Manifest, context: dict, verdict: Verdict, label: str, bound: int, blocked) -> bool:
-    """The file listed as ``label`` is the formula the contract builds for ``bound`` and
-    ``blocked``; its variables (the header's ``N``) go in ``context[label]``, from the
-    rebuilt bytes, not from a file that might change after it was hashed."""
-    step = f"rebuilt {label}"
     try:
-        expected = rebuild_formula(read.problem, bound, read.encoding, read.order, blocked)
+        expected = rebuild_formula(read.problem, read.bound, read.encoding, read.order, context["blocked"])
     except ContractError as error:
-        return not verdict.fail(step, str(error))
-    if hashlib.sha256(expected).hexdigest() != read.files[label].sha256:
-        return not verdict.fail(step, f"{read.files[label].file} is not the formula of the problem and bound {bound}: "
-                                      + _first_difference(expected, context["paths"][label]))
-    context[label] = int(expected[: expected.index(b"\n")].split()[2])
-    verdict.steps[step] = True
-    return True
-
-
-def _fewer(read: Manifest, context: dict, verdict: Verdict) -> bool:
-    """Version 3: the relation "exactly" leaves placements of fewer pieces to ``fewer``,
-    unless the objective is monotone and nothing is blocked (adding pieces to one of them
-    then gives one of exactly ``B``, refuted). ``fewer`` stands only where it is needed."""
-    if read.regions is None:
-        return True
-    needed = read.regions.relation == "exactly" and read.bound > 0 and (
-        read.enumeration is not None or read.objective not in MONOTONE)
-    fewer = read.fewer
-    if fewer is None:
-        if needed:
-            return not verdict.fail("fewer", f"the relation 'exactly' refutes placements of exactly {read.bound} "
-                                             f"pieces; those of fewer need the manifest's 'fewer', which it lacks")
-        return True
-    if not needed:
-        return not verdict.fail("fewer", "the manifest lists 'fewer' where the contract has none")
-    if fewer.bound != read.bound - 1:
-        return not verdict.fail("fewer", f"fewer refutes {fewer.bound} pieces, not {read.bound - 1}")
-    if fewer.regions.relation == "exactly" and read.objective not in MONOTONE:
-        return not verdict.fail("fewer", f"fewer's relation must be 'at most' for {read.objective}")
-    verdict.steps["fewer"] = True
-    return _same_formula(read, context, verdict, "fewer formula", fewer.bound, ())
-
-
-def _sections(read: Manifest) -> list[tuple[str, Regions, int]]:
-    """Version 3's sections of region cubes: ``(step prefix, regions, refuted bound)``."""
-    sections = [("", read.regions, read.bound)]
-    if read.fewer is not None:
-        sections.append(("fewer ", read.fewer.regions, read.fewer.bound))
-    return sections
-
-
-def _regions(read: Manifest, context: dict, verdict: Verdict) -> bool:
-    """Version 3: the partitions, the cubes, and that the cubes cover every count."""
-    if read.regions is None:
-        return True
-    rows, cols = read.problem["rows"], read.problem["cols"]
-    for prefix, section, bound in _sections(read):
-        try:
-            levels = read_partitions(rows, cols, section.partitions)
-            verdict.steps[f"{prefix}partitions"] = True
-            check_cubes(levels, section.cubes)
-            verdict.steps[f"{prefix}cubes"] = True
-            lemmas = check_lemmas(rows, cols, levels, section)
-            if section.lemmas or any(section.cube_lemmas):
-                verdict.steps[f"{prefix}lemmas"] = True
-            check_cover(levels, section.relation, section.cubes, bound)
-        except RegionError as error:
-            return not verdict.fail(prefix + error.step, error.reason)
-        verdict.steps[f"{prefix}cover"] = True
-        context[f"{prefix}levels"], context[f"{prefix}lemmas"] = levels, lemmas
-    return True
-
-
-def _region_refutations(read: Manifest, context: dict) -> list[tuple[str, Refutation]]:
-    """One refutation per lemma, of its own formula, and one per cube: its formula plus the
-    cube's clauses and its lemmas' (the lemmas first: a lemma that does not hold is named
-    before the cubes that use it)."""
-    checks = []
-    for prefix, section, _ in _sections(read):
-        formula, lemmas = f"{prefix}formula", context[f"{prefix}lemmas"]
-        regions = context[f"{prefix}levels"].regions
-        for index, lemma in enumerate(lemmas, start=1):
-            extra = lemma_formula(regions[lemma.level], lemma, context[formula])
-            checks.append((f"{prefix}lemma refutations",
-                           refutation(f"{prefix}lemma proof {index}", context["paths"], read.files, extra, None)))
-        proof = "fewer proof" if prefix else "region proof"
-        cubes = zip(section.cubes, section.cube_lemmas, strict=True)
-        for index, ((level, counts), listed) in enumerate(cubes, start=1):
-            extra = cube_clauses(regions[level], counts, section.relation, context[formula])
-            if listed:
-                extra += cube_lemma_clauses([lemmas[k - 1] for k in listed], largest_variable(context[formula], extra))
-            checks.append((f"{prefix}region refutations",
-                           refutation(f"{proof} {index}", context["paths"], read.files, extra, formula)))
-    return checks
+        return not verdict.fail("rebuilt formula", str(error))
+    return same_formula(expected, read.raw["formula"], context, verdict, "formula")
 
 
 def _refutations(read: Manifest, context: dict, verdict: Verdict) -> bool:
     paths = context["paths"]
     if read.regions is not None:
         try:
-            checks = _region_refutations(read, context)
+            checks = region_refutations(read, context)
         except RegionError as error:
             return not verdict.fail(error.step, error.reason)
     elif "proof" in read.files:
+        if read.raw["proof"].get("format", TEXT_DRAT) != TEXT_DRAT:
+            return not verdict.fail("DRAT refutation", f"proof.format must be {TEXT_DRAT!r} where given")
         checks = [("DRAT refutation", refutation("proof", paths, read.files))]
     else:
         try:
             checks = bundle_refutations(paths, read.files)
         except (CubeError, FileMismatch) as error:
             return not verdict.fail("cubes", str(error))
+        if read.raw["cubes"].get("format", TEXT_DRAT) != TEXT_DRAT:
+            return not verdict.fail("cubes", f"cubes.format must be {TEXT_DRAT!r} where given")
+        if (count := read.raw["cubes"].get("count", len(checks) - 1)) != len(checks) - 1 or type(count) is not int:
+            return not verdict.fail("cubes", f"cubes.txt holds {len(checks) - 1} cubes; cubes.count lists "
+                                             f"{str(count)[:40]}")
         verdict.steps["cubes"] = True
     failed = _run_all(checks, context["engine"], context["executor"])
     if failed is not None:

@@ -15,11 +15,14 @@ import re
 CONTRACT_V1 = "chessdom-certificate/1"
 CONTRACT = "chessdom-certificate/2"
 CONTRACT_V3 = "chessdom-certificate/3"
-CONTRACTS = (CONTRACT_V1, CONTRACT, CONTRACT_V3)
+CONTRACT_V4 = "chessdom-certificate/4"
+CONTRACTS = (CONTRACT_V1, CONTRACT, CONTRACT_V3, CONTRACT_V4)
 """Version 2 adds the literal order, cube bundles and enumerations; version 1
 certificates (always row-major, one proof, one bound) still check. Version 3 splits the
 refutation into region cubes, one proof per symmetry class of region counts, and the
-checker itself checks that the classes cover every count (:mod:`.regions`)."""
+checker itself checks that the classes cover every count (:mod:`.regions`). Version 4
+adds the compound pieces (:data:`PIECES`) and the claim that no placement of any size
+meets the objective (:data:`NO_SOLUTION`); its files are version 2's or version 3's."""
 MANIFEST = "manifest.json"
 FORMULA = "formula.cnf"
 PROOF = "proof.drat"
@@ -37,7 +40,14 @@ FILES = (MANIFEST, FORMULA, PROOF)
 """A single-proof certificate holds these files and nothing else; a cube bundle holds
 ``cubes.txt``, ``cover.drat`` and one ``cube-N.drat`` per cube instead of ``proof.drat``."""
 ORDERS = ("row-major", "hilbert")
-PIECES = ("queen", "rook", "bishop", "knight", "king")
+PIECES_V1 = ("queen", "rook", "bishop", "knight", "king")
+"""The pieces of versions 1 to 3."""
+COMPOUND_PIECES = ("amazon", "chancellor", "archbishop")
+"""Added by version 4: a queen, a rook and a bishop that also leap as a knight does."""
+PIECES = PIECES_V1 + COMPOUND_PIECES
+"""The pieces of version 4, the version that lists them all."""
+NO_SOLUTION = "any size"
+"""Version 4's ``refuted.relation`` of a problem no placement meets (its ``value`` null)."""
 OBJECTIVES = ("domination", "independent_domination", "total_domination", "independence")
 ENCODINGS = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "mtotalizer", "kmtotalizer")
 MAX_SIDE = 64
@@ -65,9 +75,18 @@ MAX_CUBE_LEMMAS = 1024
 """Version 3: lemmas one cube may list. Each adds its clauses to the cube's formula, so
 without a cap a hostile manifest could ask for 100,000 lemmas of 1024 groups in one cube
 (chessdom's cubes list at most about 30)."""
+MAX_ADDED_COST = 2**22
+"""Version 3: the clauses one proof's formula may add to the section formula (a cube's
+totalizers and its lemmas', or a lemma's formula), bounded from sizes before any is built
+(:func:`~.added.added_cost`): 4,194,304 allows one "exactly" region of 1024 squares (about
+1.07 million clauses) with room to spare; chessdom's largest cube adds about 30,000."""
 MAX_VECTORS = 2_000_000
 """Version 3: count vectors the checker enumerates to check a cover, at most (γ(Q_13) ≤ 6
 enumerates 210 at the coarsest level: five regions, six pieces)."""
+MAX_SLACK_WORK = 100_000_000
+"""Version 3: counts compared, at most, between the vectors of a cover and its "at most"
+cubes that add up to more than the bound (each such cube's images against each vector:
+about 10 s; chessdom writes none)."""
 MINIMISATIONS = ("domination", "independent_domination", "total_domination")
 MONOTONE = ("domination", "total_domination")
 """Objectives whose structure clauses are all positive: adding a piece to a placement that
@@ -75,6 +94,7 @@ meets them gives one that meets them too."""
 """Solutions or classes an enumeration may claim (γ(Q_15) has 205,832 placements)."""
 
 _PLURALS = {piece: piece + "s" for piece in PIECES}
+_SLIDER_OF = {"amazon": "queen", "chancellor": "rook", "archbishop": "bishop"}
 
 
 class ContractError(ValueError):
@@ -97,10 +117,14 @@ def attacks(piece: str, dr: int, df: int) -> bool:
         return {dr, df} == {1, 2}
     if piece == "king":
         return max(dr, df) == 1
+    if piece in COMPOUND_PIECES:  # a slider's rule, or a knight's leap
+        return attacks(_SLIDER_OF[piece], dr, df) or attacks("knight", dr, df)
     raise ContractError(f"unknown piece {piece!r}")
 
 
-def validate_problem(problem: dict) -> tuple[int, int, str, str]:
+def validate_problem(problem: dict, pieces: tuple[str, ...] = PIECES) -> tuple[int, int, str, str]:
+    """``(rows, cols, piece, objective)`` of a problem the contract defines, with one of
+    ``pieces`` (a version's list: :data:`PIECES_V1` before version 4); else ContractError."""
     try:
         rows, cols, piece, objective = problem["rows"], problem["cols"], problem["piece"], problem["objective"]
     except (KeyError, TypeError):
@@ -108,8 +132,9 @@ def validate_problem(problem: dict) -> tuple[int, int, str, str]:
     for name, side in (("rows", rows), ("cols", cols)):
         if not isinstance(side, int) or isinstance(side, bool) or not 1 <= side <= MAX_SIDE:
             raise ContractError(f"problem.{name} must be an integer in 1…{MAX_SIDE}, got {side!r}")
-    if piece not in PIECES:
-        raise ContractError(f"problem.piece must be one of {', '.join(PIECES)}, got {piece!r}")
+    if piece not in pieces:
+        later = f" (the compound pieces need {CONTRACT_V4})" if piece in PIECES else ""
+        raise ContractError(f"problem.piece must be one of {', '.join(pieces)}, got {str(piece)[:40]!r}{later}")
     if objective not in OBJECTIVES:
         raise ContractError(f"problem.objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
     return rows, cols, piece, objective
@@ -135,6 +160,20 @@ def claim(problem: dict, bound: int) -> str:
         "total_domination": f"{pieces} totally {verb} {board} (every square attacked by one)",
     }[objective]
     return f"no {bound} or fewer {what}"
+
+
+def no_solution_claim(problem: dict) -> str:
+    """Version 4's claim of a problem no placement meets: "no placement of knights, of any
+    size, totally dominates the 3×3 board (every square attacked by one)"."""
+    rows, cols, piece, objective = validate_problem(problem)
+    board = f"the {rows}×{cols} board"
+    what = {
+        "domination": f"dominates {board}",
+        "independent_domination": f"is mutually non-attacking and dominates {board}",
+        "total_domination": f"totally dominates {board} (every square attacked by one)",
+        "independence": f"stands on {board} mutually non-attacking",
+    }[objective]
+    return f"no placement of {_PLURALS[piece]}, of any size, {what}"
 
 
 def enumeration_claim(problem: dict, value: int, solutions: int, classes: int, symmetries: int) -> str:

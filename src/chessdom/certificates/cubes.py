@@ -7,11 +7,15 @@ formula (Heule, Kullmann, Wieringa & Biere, HVC 2011)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from chessdom.certificates.contract import MAX_CUBES
 from chessdom.certificates.files import read_listed
 from chessdom.certificates.refutation import Refutation, refutation
+
+
+_CUBE = re.compile(r"(?:-?[1-9][0-9]{0,9} )*0")
 
 
 class CubeError(ValueError):
@@ -22,17 +26,19 @@ def read_cubes(text: bytes, variables: int) -> list[tuple[int, ...]]:
     """The cubes of ``cubes.txt``; raises CubeError for anything else."""
     cubes = []
     try:
-        lines = text.decode("ascii").splitlines()
+        lines = text.decode("ascii").split("\n")
     except UnicodeDecodeError:
         raise CubeError("cubes.txt is not ASCII text") from None
+    if lines[-1] == "":  # the last line's own line feed
+        lines.pop()
     longest = len(f"-{variables} ") * variables + 1  # every variable once, each at its widest, and the 0
     for number, line in enumerate(lines, start=1):
         if len(line) > longest:
             raise CubeError(f"cubes.txt line {number} is longer than any cube of the formula's {variables} variables")
-        try:
-            literals = [int(token) for token in line.split()]
-        except ValueError:
-            raise CubeError(f"cubes.txt line {number} is not a list of integers") from None
+        if not _CUBE.fullmatch(line):  # not int() over str.split(): "+2", "1_0", "\v" are no literals
+            raise CubeError(f"cubes.txt line {number} is not literals (decimal, no sign but '-') separated by "
+                            f"single spaces and ended by 0")
+        literals = [int(token) for token in line.split(" ")]
         if not literals or literals[-1] != 0 or 0 in literals[:-1]:
             raise CubeError(f"cubes.txt line {number} must be literals ended by a single 0")
         if any(abs(literal) > variables for literal in literals[:-1]):
@@ -55,16 +61,17 @@ def formula_variables(path: Path) -> int:
 
 
 def bundle_refutations(paths: dict, files: dict) -> list[tuple[str, Refutation]]:
-    """Every refutation a cube bundle needs, with the step it belongs to: one per cube
-    (``files`` maps ``cube proof N`` to its manifest entry, ``paths`` to its path) and the
-    cover. Raises CubeError, or FileMismatch for a cube file changed since it was hashed."""
+    """Every refutation a cube bundle needs, with the step it belongs to: the cover, then
+    one per cube (``files`` maps ``cube proof N`` to its manifest entry, ``paths`` to its
+    path). Raises CubeError, or FileMismatch for a cube file changed since it was hashed."""
     listed = files["cubes"]
     cubes = read_cubes(read_listed(paths["cubes"], listed.bytes, listed.sha256), formula_variables(paths["formula"]))
     proofs = [label for label in files if label.startswith("cube proof ")]
     if len(proofs) != len(cubes):
         raise CubeError(f"cubes.txt holds {len(cubes)} cubes; the manifest lists {len(proofs)} cube proofs")
-    checks = [("cube refutations", refutation(label, paths, files, tuple((literal,) for literal in cube)))
-              for cube, label in zip(cubes, proofs)]
     negated = tuple(tuple(-literal for literal in cube) for cube in cubes)
-    checks.append(("cover refutation", refutation("cover", paths, files, negated)))
-    return checks
+    # The cover first: it is one proof, and without it the cubes prove nothing (a bundle of
+    # 50 cubes over 32×32's formula whose cover was false cost 50 checks to say so).
+    checks = [("cover refutation", refutation("cover", paths, files, negated))]
+    return checks + [("cube refutations", refutation(label, paths, files, tuple((literal,) for literal in cube)))
+                     for cube, label in zip(cubes, proofs)]

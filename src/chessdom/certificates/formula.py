@@ -86,6 +86,16 @@ def _structure(rows: int, cols: int, piece: str, objective: str) -> list[list[in
     return clauses
 
 
+def structure_formula(problem: dict) -> bytes:
+    """Version 4's formula of a problem no placement meets: the structure clauses alone
+    (coverage and conflicts, as above), header ``p cnf R·C M``, in the same DIMACS text (an
+    empty clause is the line `` 0``: no literal, then the space and ``0``)."""
+    rows, cols, piece, objective = validate_problem(problem)
+    clauses = _structure(rows, cols, piece, objective)
+    lines = [f"p cnf {rows * cols} {len(clauses)}"] + [" ".join(map(str, clause)) + " 0" for clause in clauses]
+    return ("\n".join(lines) + "\n").encode("ascii")
+
+
 def rebuild_formula(problem: dict, bound: int, encoding: str, order: str = "row-major",
                     blocked: list[list[int]] | tuple = ()) -> bytes:
     """``formula.cnf`` as the contract defines it, for refuting ``bound`` with the

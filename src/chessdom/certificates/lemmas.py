@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from chessdom.certificates.contract import MAX_GROUPS, parse_squares
 from chessdom.certificates.manifest import Lemma, Regions
 from chessdom.certificates.regions import Levels, RegionError, cube_clauses
+from chessdom.certificates.totalizers import counted
 
 Clauses = tuple[tuple[int, ...], ...]
 
@@ -95,50 +96,20 @@ def largest_variable(top: int, clauses) -> int:
     return max([top, *(abs(literal) for clause in clauses for literal in clause)])
 
 
-def _groups(groups: tuple[tuple[int, ...], ...], top: int) -> tuple[list[tuple[int, ...]], list[int]]:
-    """A fresh variable ``y_j = top + j`` per group and its definition: ``y_j`` holds
-    exactly when a square of group ``j`` holds a piece."""
-    clauses, ys = [], []
-    for group in groups:
-        top += 1
-        ys.append(top)
-        clauses.append((-top, *group))
-        clauses.extend((top, -square) for square in group)
-    return clauses, ys
-
-
-def _count(encode, ys: list[int], bound: int) -> list[tuple[int, ...]]:
-    """python-sat's totalizer of ``ys`` numbered on from ``ys[-1]``, its auxiliary variables
-    checked to be fresh."""
-    from pysat.card import EncType
-
-    encoded = encode(lits=ys, bound=bound, top_id=ys[-1], encoding=EncType.totalizer).clauses
-    own = set(ys)
-    if any(abs(literal) not in own and abs(literal) <= ys[-1] for clause in encoded for literal in clause):
-        raise RegionError("lemmas", "python-sat's totalizer reused a variable")  # never seen
-    return [tuple(clause) for clause in encoded]
-
-
 def lemma_formula(regions: list[list[int]], lemma: CheckedLemma, variables: int) -> Clauses:
     """What a lemma's proof refutes, ``variables`` being the section formula's ``N``: the
     caps as a cube's clauses with "at most", the groups' definitions, and "at least
     ``at_most + 1`` groups hold a piece"."""
-    from pysat.card import CardEnc
-
     caps = cube_clauses(regions, lemma.counts, "at most", variables)
-    definitions, ys = _groups(lemma.groups, largest_variable(variables, caps))
-    return (*caps, *definitions, *_count(CardEnc.atleast, ys, lemma.at_most + 1))
+    counting, _ = counted("at least", lemma.groups, lemma.at_most + 1, largest_variable(variables, caps))
+    return (*caps, *counting)
 
 
 def cube_lemma_clauses(lemmas: list[CheckedLemma], top: int) -> Clauses:
     """What a cube's lemmas add to its formula, whose largest variable is ``top``: for each
     in order, the groups' definitions and "at most ``at_most`` groups hold a piece"."""
-    from pysat.card import CardEnc
-
     clauses: list[tuple[int, ...]] = []
     for lemma in lemmas:
-        definitions, ys = _groups(lemma.groups, top)
-        bounded = _count(CardEnc.atmost, ys, lemma.at_most)
-        clauses += definitions + bounded
-        top = largest_variable(ys[-1], bounded)
+        counting, top = counted("at most", lemma.groups, lemma.at_most, top)
+        clauses += counting
     return tuple(clauses)

@@ -8,17 +8,16 @@ as read and rejected (a claim or a proof that does not hold)."""
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from chessdom.certificates.contract import (
     CONTRACT_V1,
     CONTRACT_V3,
+    CONTRACT_V4,
     CONTRACTS,
     ENCODINGS,
     MANIFEST,
-    MAX_CERTIFICATE_BYTES,
     MAX_CUBE_LEMMAS,
     MAX_CUBES,
     MAX_ENUMERATED,
@@ -30,22 +29,24 @@ from chessdom.certificates.contract import (
     MAX_REGIONS,
     MAX_SQUARES,
     MINIMISATIONS,
+    NO_SOLUTION,
     ORDERS,
+    PIECES,
+    PIECES_V1,
     ContractError,
     validate_problem,
 )
 from chessdom.certificates.files import FileMismatch, Unreadable, read_capped
-
-_SHA256 = re.compile(r"[0-9a-f]{64}")
-
-
-@dataclass(frozen=True)
-class Listed:
-    """A file the manifest lists: its plain name, size and SHA-256."""
-
-    file: str
-    bytes: int
-    sha256: str
+from chessdom.certificates.manifest_fields import (
+    Listed,
+    choice,
+    distinct_and_within,
+    integer,
+    listed_entry,
+    name_list,
+    shortened,
+    typed,
+)
 
 
 @dataclass(frozen=True)
@@ -96,8 +97,9 @@ class Manifest:
     raw: dict
     problem: dict
     objective: str
-    value: int
-    bound: int
+    value: int | None
+    """None only where ``no_solution``."""
+    bound: int | None
     encoding: str
     order: str
     witness: list | None
@@ -108,6 +110,8 @@ class Manifest:
     ``fewer proof N`` and ``fewer lemma proof K``."""
     regions: Regions | None = None
     fewer: Fewer | None = None
+    no_solution: bool = False
+    """Version 4's claim that no placement of any size meets the objective."""
 
 
 def read_manifest(directory: Path) -> Manifest:
@@ -130,28 +134,46 @@ def _typed(raw) -> Manifest:
     if not isinstance(raw, dict):
         raise ContractError("must be a JSON object")
     if raw.get("contract") not in CONTRACTS:
-        raise ContractError(f"contract must be one of {', '.join(CONTRACTS)}, got {_short(raw.get('contract'))}")
+        raise ContractError(f"contract must be one of {', '.join(CONTRACTS)}, got {shortened(raw.get('contract'))}")
     version_one = raw["contract"] == CONTRACT_V1
     if version_one and ({"order", "cubes", "enumeration"} & set(raw)):
         raise ContractError(f"{CONTRACT_V1} has no literal order, cubes or enumeration")
-    if raw["contract"] != CONTRACT_V3 and ({"regions", "fewer"} & set(raw)):
-        raise ContractError(f"only {CONTRACT_V3} has regions or fewer")
-    rows, cols, _, objective = validate_problem(_field(raw, "problem", dict))
+    version_four = raw["contract"] == CONTRACT_V4
+    if raw["contract"] != CONTRACT_V3 and not version_four and ({"regions", "fewer"} & set(raw)):
+        raise ContractError(f"only {CONTRACT_V3} and {CONTRACT_V4} have regions or fewer")
+    rows, cols, _, objective = validate_problem(typed(raw, "problem", dict), PIECES if version_four else PIECES_V1)
     if rows * cols > MAX_SQUARES:
         raise ContractError(f"the contract covers boards of at most {MAX_SQUARES} squares, not {rows}×{cols}")
+    if version_four and typed(raw, "refuted", dict).get("relation") == NO_SOLUTION:
+        return _no_solution(raw, objective)
     squares = rows * cols
-    value = _integer(raw, "value", squares)
-    bound = _integer(_field(raw, "refuted", dict), "bound", squares, "refuted.bound")
-    encoding = _choice(raw, "encoding", ENCODINGS)
-    order = "row-major" if version_one else _choice(raw, "order", ORDERS)
+    value = integer(raw, "value", squares)
+    bound = integer(typed(raw, "refuted", dict), "bound", squares, "refuted.bound")
+    encoding = choice(raw, "encoding", ENCODINGS)
+    order = "row-major" if version_one else choice(raw, "order", ORDERS)
     enumeration = _enumeration(raw["enumeration"]) if "enumeration" in raw else None
-    witness = None if enumeration is not None else _names(_field(raw, "witness", list), "witness")
-    _field(raw, "claim", str)
-    if raw["contract"] == CONTRACT_V3:
+    witness = None if enumeration is not None else name_list(typed(raw, "witness", list), "witness")
+    typed(raw, "claim", str)
+    if raw["contract"] == CONTRACT_V3 or version_four and ({"regions", "fewer"} & set(raw)):
         regions, fewer = _version_three(raw, objective, squares)
         return Manifest(raw, raw["problem"], objective, value, bound, encoding, order, witness, enumeration,
                         _region_files(raw, regions, fewer), regions, fewer)
     return Manifest(raw, raw["problem"], objective, value, bound, encoding, order, witness, enumeration, _files(raw))
+
+
+def _no_solution(raw: dict, objective: str) -> Manifest:
+    """Version 4's claim that no placement of any size meets the objective: ``value``
+    null, ``refuted`` its relation alone, and no evidence but ``formula``."""
+    if raw.get("value") is not None:
+        raise ContractError(f"value must be null where no placement exists, got {shortened(raw.get('value'))}")
+    if set(raw["refuted"]) != {"relation"}:
+        raise ContractError(f"refuted must hold only its relation {NO_SOLUTION!r} where no placement exists")
+    evidence = {"witness", "enumeration", "proof", "cubes", "regions", "fewer", "encoding", "order"}
+    if other := sorted(evidence & set(raw)):
+        raise ContractError(f"a certificate that no placement exists has no {', '.join(other)}")
+    typed(raw, "claim", str)
+    files = distinct_and_within({"formula": listed_entry(raw.get("formula"), "formula", MAX_FORMULA_BYTES)})
+    return Manifest(raw, raw["problem"], objective, None, None, "", "", None, None, files, no_solution=True)
 
 
 def _version_three(raw: dict, objective: str, squares: int) -> tuple[Regions, Fewer | None]:
@@ -162,10 +184,10 @@ def _version_three(raw: dict, objective: str, squares: int) -> tuple[Regions, Fe
     regions = _regions(raw.get("regions"), squares, "regions")
     fewer = None
     if "fewer" in raw:
-        entry = _field(raw, "fewer", dict)
+        entry = typed(raw, "fewer", dict)
         if "fewer" in entry:
             raise ContractError("fewer cannot hold a fewer of its own")
-        fewer = Fewer(_integer(entry, "bound", squares, "fewer.bound"),
+        fewer = Fewer(integer(entry, "bound", squares, "fewer.bound"),
                       _regions(entry.get("regions"), squares, "fewer.regions"))
     if len(regions.cubes) + (len(fewer.regions.cubes) if fewer else 0) > MAX_CUBES:
         raise ContractError(f"regions and fewer list more than {MAX_CUBES} cubes together")
@@ -177,7 +199,7 @@ def _regions(entry, squares: int, label: str) -> Regions:
     squares (each must list every square once), of the cubes by MAX_CUBES and MAX_REGIONS."""
     if not isinstance(entry, dict):
         raise ContractError(f"{label} must be a JSON object with partitions, relation and cubes")
-    partitions = _field(entry, "partitions", list, f"{label}.partitions")
+    partitions = typed(entry, "partitions", list, f"{label}.partitions")
     if not 1 <= len(partitions) <= MAX_PARTITIONS:
         raise ContractError(f"{label}.partitions must list 1…{MAX_PARTITIONS} partitions, not {len(partitions)}")
     for j, partition in enumerate(partitions):
@@ -187,14 +209,14 @@ def _regions(entry, squares: int, label: str) -> Regions:
         for region in partition:
             if not isinstance(region, list):
                 raise ContractError(f"{where} must be a list of regions, each a list of square names")
-            _names(region, where)
+            name_list(region, where)
         if sum(map(len, partition)) > squares:
             raise ContractError(f"{where} names more squares than the board's {squares}")
-    relation = _choice(entry, "relation", ("at most", "exactly"), f"{label}.relation")
-    cubes = _field(entry, "cubes", list, f"{label}.cubes")
+    relation = choice(entry, "relation", ("at most", "exactly"), f"{label}.relation")
+    cubes = typed(entry, "cubes", list, f"{label}.cubes")
     if not 1 <= len(cubes) <= MAX_CUBES:
         raise ContractError(f"{label}.cubes must list 1…{MAX_CUBES} cubes, not {len(cubes)}")
-    lemmas = _field(entry, "lemmas", list, f"{label}.lemmas") if "lemmas" in entry else []
+    lemmas = typed(entry, "lemmas", list, f"{label}.lemmas") if "lemmas" in entry else []
     if len(lemmas) > MAX_CUBES:
         raise ContractError(f"{label}.lemmas must list at most {MAX_CUBES} lemmas, not {len(lemmas)}")
     return Regions(partitions, relation, [_cube(cube, squares, f"{label}.cubes[{index}]")
@@ -206,17 +228,17 @@ def _regions(entry, squares: int, label: str) -> Regions:
 def _lemma(lemma, squares: int, label: str) -> Lemma:
     """A lemma's fields typed; its level and counts read as a cube's are."""
     level, counts = _cube(lemma, squares, label)
-    groups = _field(lemma, "groups", list, f"{label}.groups")
+    groups = typed(lemma, "groups", list, f"{label}.groups")
     for index, group in enumerate(groups):
         if not isinstance(group, list):
             raise ContractError(f"{label}.groups must be a list of groups, each a list of square names")
-        _names(group, f"{label}.groups[{index}]")
-    return Lemma(level, counts, groups, _integer(lemma, "at_most", MAX_GROUPS, f"{label}.at_most"))
+        name_list(group, f"{label}.groups[{index}]")
+    return Lemma(level, counts, groups, integer(lemma, "at_most", MAX_GROUPS, f"{label}.at_most"))
 
 
 def _indices(cube: dict, label: str) -> tuple[int, ...]:
     """A cube's lemma indices (none when it lists none); their range is checked later."""
-    indices = _field(cube, "lemmas", list, label) if "lemmas" in cube else []
+    indices = typed(cube, "lemmas", list, label) if "lemmas" in cube else []
     if len(indices) > MAX_CUBE_LEMMAS:
         raise ContractError(f"{label} must list at most {MAX_CUBE_LEMMAS} lemmas, not {len(indices)}")
     if not all(isinstance(index, int) and not isinstance(index, bool) for index in indices):
@@ -227,115 +249,64 @@ def _indices(cube: dict, label: str) -> tuple[int, ...]:
 def _cube(cube, squares: int, label: str) -> tuple[int, tuple[int, ...]]:
     if not isinstance(cube, dict):
         raise ContractError(f"{label} must be a JSON object with level, counts and proof")
-    level = _integer(cube, "level", MAX_PARTITIONS - 1, f"{label}.level")
-    counts = _field(cube, "counts", list, f"{label}.counts")
+    level = integer(cube, "level", MAX_PARTITIONS - 1, f"{label}.level")
+    counts = typed(cube, "counts", list, f"{label}.counts")
     if not 1 <= len(counts) <= MAX_REGIONS or not all(
             isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= squares for count in counts):
         raise ContractError(f"{label}.counts must be a list of 1…{MAX_REGIONS} integers in 0…{squares}")
     return level, tuple(counts)
 
 
-def _short(value) -> str:
-    return repr(value)[:60]
-
-
-def _field(mapping: dict, name: str, kind: type, label: str | None = None):
-    value = mapping.get(name)
-    if not isinstance(value, kind) or isinstance(value, bool):
-        raise ContractError(f"{label or name} must be a JSON {kind.__name__}, got {_short(value)}")
-    return value
-
-
-def _integer(mapping: dict, name: str, most: int, label: str | None = None) -> int:
-    value = _field(mapping, name, int, label)
-    if not 0 <= value <= most:
-        raise ContractError(f"{label or name} must be in 0…{most}, got {value}")
-    return value
-
-
-def _choice(mapping: dict, name: str, choices: tuple, label: str | None = None) -> str:
-    value = _field(mapping, name, str, label)
-    if value not in choices:
-        raise ContractError(f"{label or name} must be one of {', '.join(choices)}, got {_short(value)}")
-    return value
-
-
-def _names(values: list, label: str, what: str = "square names") -> list:
-    if not all(isinstance(name, str) and len(name) <= 32 for name in values):
-        raise ContractError(f"{label} must be a list of {what}")
-    return values
-
-
 def _enumeration(enumeration) -> dict:
     if not isinstance(enumeration, dict):
         raise ContractError("enumeration must be a JSON object")
-    symmetries = _names(_field(enumeration, "symmetries", list, "enumeration.symmetries"), "enumeration.symmetries",
-                        "symmetry names")
-    representatives = _field(enumeration, "representatives", list, "enumeration.representatives")
+    name_list(typed(enumeration, "symmetries", list, "enumeration.symmetries"), "enumeration.symmetries",
+              "symmetry names")
+    representatives = typed(enumeration, "representatives", list, "enumeration.representatives")
     for index, names in enumerate(representatives):
         if not isinstance(names, list):
             raise ContractError(f"enumeration.representatives[{index}] must be a list of square names")
-        _names(names, f"enumeration.representatives[{index}]")
+        name_list(names, f"enumeration.representatives[{index}]")
     # The work of expanding them is bounded by the representatives times the board's own
     # group (rebuilt from its shape, not read from here); these counts are only compared.
-    _integer(enumeration, "classes", MAX_ENUMERATED, "enumeration.classes")
-    _integer(enumeration, "solutions", MAX_ENUMERATED, "enumeration.solutions")
+    integer(enumeration, "classes", MAX_ENUMERATED, "enumeration.classes")
+    integer(enumeration, "solutions", MAX_ENUMERATED, "enumeration.solutions")
     return enumeration
 
 
-def _listed(entry, label: str, most: int) -> Listed:
-    if not isinstance(entry, dict):
-        raise ContractError(f"{label} must be a JSON object with file, bytes and sha256")
-    name = _field(entry, "file", str, f"{label}.file")
-    if not name or Path(name).name != name or name in (".", "..", MANIFEST) or len(name) > 255 \
-            or not name.isprintable() or not name.isascii():
-        raise ContractError(f"{label}.file must be the plain name of a file beside the manifest, got {_short(name)}")
-    size = _integer(entry, "bytes", most, f"{label}.bytes")
-    sha256 = _field(entry, "sha256", str, f"{label}.sha256")
-    if not _SHA256.fullmatch(sha256):
-        raise ContractError(f"{label}.sha256 must be 64 lowercase hex digits")
-    return Listed(name, size, sha256)
-
-
 def _files(raw: dict) -> dict[str, Listed]:
-    files = {"formula": _listed(raw.get("formula"), "formula", MAX_FORMULA_BYTES)}
+    files = {"formula": listed_entry(raw.get("formula"), "formula", MAX_FORMULA_BYTES)}
     if "cubes" in raw:
-        cubes = _field(raw, "cubes", dict)
-        proofs = _field(cubes, "proofs", list, "cubes.proofs")
+        cubes = typed(raw, "cubes", dict)
+        proofs = typed(cubes, "proofs", list, "cubes.proofs")
         if not 1 <= len(proofs) <= MAX_CUBES:
             raise ContractError(f"cubes.proofs must list 1…{MAX_CUBES} proofs, not {len(proofs)}")
-        files["cubes"] = _listed(cubes.get("file"), "cubes.file", MAX_PROOF_BYTES)
-        files["cover"] = _listed(cubes.get("cover"), "cubes.cover", MAX_PROOF_BYTES)
+        files["cubes"] = listed_entry(cubes.get("file"), "cubes.file", MAX_PROOF_BYTES)
+        files["cover"] = listed_entry(cubes.get("cover"), "cubes.cover", MAX_PROOF_BYTES)
         for index, entry in enumerate(proofs):
-            files[f"cube proof {index + 1}"] = _listed(entry, f"cubes.proofs[{index}]", MAX_PROOF_BYTES)
+            files[f"cube proof {index + 1}"] = listed_entry(entry, f"cubes.proofs[{index}]", MAX_PROOF_BYTES)
     else:
-        files["proof"] = _listed(raw.get("proof"), "proof", MAX_PROOF_BYTES)
-    return _distinct_and_within(files)
+        files["proof"] = listed_entry(raw.get("proof"), "proof", MAX_PROOF_BYTES)
+    return distinct_and_within(files)
 
 
 def _region_files(raw: dict, regions: Regions, fewer: Fewer | None) -> dict[str, Listed]:
     """Version 3's files: the formula, a proof per cube, and fewer's formula and proofs."""
-    files = {"formula": _listed(raw.get("formula"), "formula", MAX_FORMULA_BYTES)}
+    files = {"formula": listed_entry(raw.get("formula"), "formula", MAX_FORMULA_BYTES)}
     _proofs(files, raw["regions"], "regions", "region proof", "lemma proof")
     if fewer is not None:
-        files["fewer formula"] = _listed(raw["fewer"].get("formula"), "fewer.formula", MAX_FORMULA_BYTES)
+        files["fewer formula"] = listed_entry(raw["fewer"].get("formula"), "fewer.formula", MAX_FORMULA_BYTES)
         _proofs(files, raw["fewer"]["regions"], "fewer.regions", "fewer proof", "fewer lemma proof")
-    return _distinct_and_within(files)
+    return distinct_and_within(files)
 
 
 def _proofs(files: dict[str, Listed], regions: dict, label: str, cube: str, lemma: str) -> None:
     """A section's proofs into ``files``: ``{cube} N`` per cube, ``{lemma} K`` per lemma."""
     for index, entry in enumerate(regions["cubes"]):
-        files[f"{cube} {index + 1}"] = _listed(entry.get("proof"), f"{label}.cubes[{index}].proof", MAX_PROOF_BYTES)
+        where = f"{label}.cubes[{index}].proof"
+        files[f"{cube} {index + 1}"] = listed_entry(entry.get("proof"), where, MAX_PROOF_BYTES)
     for index, entry in enumerate(regions.get("lemmas", [])):
-        files[f"{lemma} {index + 1}"] = _listed(entry.get("proof"), f"{label}.lemmas[{index}].proof", MAX_PROOF_BYTES)
+        where = f"{label}.lemmas[{index}].proof"
+        files[f"{lemma} {index + 1}"] = listed_entry(entry.get("proof"), where, MAX_PROOF_BYTES)
 
 
-def _distinct_and_within(files: dict[str, Listed]) -> dict[str, Listed]:
-    names = [listed.file for listed in files.values()]
-    if len(set(names)) != len(names):
-        raise ContractError("every file the manifest lists must have a name of its own")
-    total = sum(listed.bytes for listed in files.values())
-    if total > MAX_CERTIFICATE_BYTES:
-        raise ContractError(f"the files listed take {total} bytes, more than the contract's {MAX_CERTIFICATE_BYTES}")
-    return files

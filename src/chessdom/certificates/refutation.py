@@ -39,6 +39,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from chessdom.certificates.added import Added
+from chessdom.certificates.drat import ProofSyntax, read_proof
 from chessdom.certificates.files import FileMismatch, Unreadable, read_listed
 
 POLICY = "rup-with-deletions, else drat-without-deletions"
@@ -51,8 +53,9 @@ own deletion semantics, revision 1) are checked again before they are served."""
 @dataclass(frozen=True)
 class Refutation:
     """What to check: ``proof`` refutes ``formula`` with ``extra`` clauses (DIMACS lists)
-    added; both files must have the size and SHA-256 the manifest lists. With no
-    ``formula`` (``""``: version 3's lemmas), ``extra`` is the whole formula."""
+    and then ``added``'s (built here, in the process that checks) added; both files must
+    have the size and SHA-256 the manifest lists. With no ``formula`` (``""``: version 3's
+    lemmas), the added clauses are the whole formula, numbered on from ``variables``."""
 
     name: str
     formula: str
@@ -62,28 +65,53 @@ class Refutation:
     extra: tuple[tuple[int, ...], ...] = field(default=())
     formula_bytes: int = 0
     proof_bytes: int = 0
+    added: Added | None = None
+    variables: int = 0
 
 
 def refutation(label: str, paths: dict, files: dict, extra: tuple[tuple[int, ...], ...] = (),
-               formula_label: str | None = "formula") -> Refutation:
-    """The refutation of the formula listed as ``formula_label`` (None: of ``extra`` alone)
-    by the file the manifest lists as ``label`` (``paths`` and ``files`` map labels to paths
-    and to :class:`~.manifest.Listed` entries)."""
+               formula_label: str | None = "formula", added: Added | None = None, variables: int = 0) -> Refutation:
+    """The refutation of the formula listed as ``formula_label`` (None: of the added
+    clauses alone, numbered on from ``variables``) by the file the manifest lists as
+    ``label`` (``paths`` and ``files`` map labels to paths and to
+    :class:`~.manifest.Listed` entries)."""
     proof = files[label]
     if formula_label is None:
-        return Refutation(proof.file, "", "", str(paths[label]), proof.sha256, extra, 0, proof.bytes)
+        return Refutation(proof.file, "", "", str(paths[label]), proof.sha256, extra, 0, proof.bytes, added,
+                          variables)
     formula = files[formula_label]
     return Refutation(proof.file, str(paths[formula_label]), formula.sha256, str(paths[label]), proof.sha256, extra,
-                      formula.bytes, proof.bytes)
+                      formula.bytes, proof.bytes, added)
 
 
-def _formula_text(refutation: Refutation) -> bytes:
-    """The formula file's bytes, or for a formula of ``extra`` alone the header ``p cnf V 0``
-    with ``V`` its largest variable (its clauses are added after parsing, as extras are)."""
-    if refutation.formula:
-        return read_listed(refutation.formula, refutation.formula_bytes, refutation.formula_sha256)
-    largest = max((abs(literal) for clause in refutation.extra for literal in clause), default=0)
-    return f"p cnf {largest} 0\n".encode()
+_parsed: dict[tuple[str, str], object] = {}  # per process: the formulas of the certificate being checked
+
+
+def _formula(refutation: Refutation):
+    """A fresh dratify formula: the formula file's clauses, parsed once per process (a
+    bundle of 50 cubes over a 10.5 MB formula parsed it 50 times, 15 s each), and the
+    added clauses; or for a formula of added clauses alone, ``variables`` and those."""
+    import dratify
+
+    if not refutation.formula:
+        formula = dratify.CNF(refutation.variables)
+    else:
+        key = (refutation.formula, refutation.formula_sha256)
+        if key not in _parsed:
+            text = read_listed(refutation.formula, refutation.formula_bytes, refutation.formula_sha256)
+            if len(_parsed) >= 2:  # a section's formula and fewer's, no more
+                _parsed.pop(next(iter(_parsed)))
+            _parsed[key] = dratify.parse_dimacs(text.decode("ascii"))
+        shared = _parsed[key]
+        formula = dratify.CNF(shared.nvars)
+        formula.clauses = list(shared.clauses)  # the clauses are tuples: the list is all that is copied
+    variables = formula.nvars
+    for clause in refutation.extra:
+        formula.add_dimacs(clause)
+    if refutation.added is not None:
+        for clause in refutation.added.clauses(variables if refutation.formula else refutation.variables):
+            formula.add_dimacs(clause)
+    return formula
 
 
 def _engine(engine: str) -> None:
@@ -96,30 +124,25 @@ def _engine(engine: str) -> None:
 
 def check_refutation(refutation: Refutation, engine: str = "native") -> str | None:
     """None when the proof refutes the formula (pass 1 or pass 2 above), else why not,
-    prefixed by the proof's name. Raises Unreadable for a proof that is not text DRAT (or a
-    file that is not a regular one)."""
-    import dratify
-
+    prefixed by the proof's name. Raises Unreadable for a proof that is not text DRAT as
+    :mod:`.drat` reads it (or a file that is not a regular one)."""
     _engine(engine)
     try:
-        formula_text = _formula_text(refutation)
-        proof_text = read_listed(refutation.proof, refutation.proof_bytes, refutation.proof_sha256)
+        formula = _formula(refutation)
+        proof = read_listed(refutation.proof, refutation.proof_bytes, refutation.proof_sha256)
     except FileMismatch as error:
         return f"the checker rejected {refutation.name}: {error}"
     try:
-        formula = dratify.parse_dimacs(formula_text.decode("ascii"))
-        for clause in refutation.extra:
-            formula.add_dimacs(clause)
-        proof_text = proof_text.decode("ascii")
-        steps = dratify.parse_proof(proof_text)
-    except (UnicodeDecodeError, ValueError) as error:
+        steps = read_proof(proof, formula.nvars)
+    except ProofSyntax as error:
         raise Unreadable(f"{refutation.name} is not a text DRAT proof: {error}") from None
-    first = _dratify(formula, steps, proof_text, engine, check_rat=False, apply_deletions=True)
+    del proof
+    first = _dratify(formula, steps, engine, check_rat=False, apply_deletions=True)
     if not isinstance(first, str) and first.ok:
         return None
     if isinstance(first, str) or first.reached_empty or first.failed_step <= 0:
         return f"the checker rejected {refutation.name}: {first if isinstance(first, str) else first.reason}"
-    second = _dratify(formula, steps, proof_text, engine, check_rat=True, apply_deletions=False)
+    second = _dratify(formula, steps, engine, check_rat=True, apply_deletions=False)
     if isinstance(second, str):
         return f"the checker rejected {refutation.name}: {second}"
     if second.ok:
@@ -128,18 +151,13 @@ def check_refutation(refutation: Refutation, engine: str = "native") -> str | No
     return f"the checker rejected {refutation.name}{where}: {second.reason}"
 
 
-def _dratify(formula, steps: list, text: str, engine: str, **options):
-    """dratify's result, or why it would not check the proof. It bounds the variables of
-    parsed steps by the formula's plus the proof's literal occurrences, and of proof text
-    by the text's length: a valid proof introducing variable 10 in a 2-variable formula
-    (``10 0``, ``2 0``, ``0``) passes the second bound only, so parsed steps are tried first
-    (parsing γ(Q_12)'s 14 MB proof costs 1.5 s of its 4.8 s check) and the text after."""
+def _dratify(formula, steps: list, engine: str, **options):
+    """dratify's result, or why it would not check the proof. The steps' variables are at
+    most the formula's plus the proof's distinct fresh ones (:mod:`.drat`), within the
+    bound dratify puts on parsed steps (the formula's plus the literal occurrences)."""
     import dratify
 
     try:
         return dratify.check_proof(formula, steps, engine=engine, **options)
-    except ValueError:
-        try:
-            return dratify.check_proof(formula, text, engine=engine, **options)
-        except ValueError as error:
-            return f"dratify will not check it: {error}"
+    except ValueError as error:
+        return f"dratify will not check it: {error}"

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from chessdom.certificates.contract import parse_squares, square_name
 from chessdom.certificates.enumeration import symmetry_group
+from chessdom.certificates.totalizers import totalizer
 
 Square = tuple[int, int]
 
@@ -146,16 +147,9 @@ def cube_clauses(regions: list[list[int]], counts: tuple[int, ...], relation: st
     Its auxiliary variables are checked to be fresh (above the formula's and the regions'
     before): the clauses then only restrict the squares, and any placement within the
     counts satisfies them, so refuting formula and clauses refutes every such placement."""
-    from pysat.card import CardEnc, EncType
-
-    encode = CardEnc.equals if relation == "exactly" else CardEnc.atmost
+    kind = "exactly" if relation == "exactly" else "at most"
     top, clauses = variables, []
     for variables_of_region, count in zip(regions, counts):
-        encoded = encode(lits=variables_of_region, bound=count, top_id=top, encoding=EncType.totalizer).clauses
-        own = set(variables_of_region)
-        used = {abs(literal) for clause in encoded for literal in clause}
-        if any(variable not in own and variable <= top for variable in used):
-            raise RegionError("cubes", "python-sat's totalizer reused a variable of the formula")  # never seen
-        clauses.extend(tuple(clause) for clause in encoded)
-        top = max([top, *used])
+        encoded, top = totalizer(kind, tuple(variables_of_region), count, top)
+        clauses.extend(encoded)
     return tuple(clauses)
