@@ -21,7 +21,7 @@ from chessdom.certificates.enumeration import SQUARE_SYMMETRIES
 from chessdom.certificates.regions import read_partitions
 from chessdom.chessboard import Board, Piece
 from chessdom.library import solve_placement
-from chessdom.models.certificates import make_certificate
+from chessdom.models.certificates import CertifyOptions, make_certificate
 from chessdom.native_search.greedy import greedy_domination
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -162,7 +162,7 @@ def count_of_no_knights(out: Path) -> None:
 def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     genuine = out / "genuine-q6"
-    make_certificate(solve_placement("queen", 6), genuine, time_limit=60, split="never")
+    make_certificate(solve_placement("queen", 6), genuine, CertifyOptions(time_limit=60, split="never"))
     cover_of_1001_cubes(out / "cover-1001")
     exactly_cubes_on_32(out / "exactly-32")
     exactly_cubes_on_32(out / "lemmas-24", lemmas=24)

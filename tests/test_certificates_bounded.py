@@ -27,7 +27,7 @@ from chessdom.certificates.enumeration import SQUARE_SYMMETRIES
 from chessdom.certificates.lemmas import CheckedLemma
 from chessdom.certificates.regions import RegionError, read_partitions
 from chessdom.library import solve_placement
-from chessdom.models.certificates import make_certificate
+from chessdom.models.certificates import CertifyOptions, make_certificate
 from region_certificates import Plan, build, entry, name
 
 # ---- the cover: vectors × regions, not vectors × symmetries × cubes × regions ------------------
@@ -154,7 +154,7 @@ def test_a_cube_whose_clauses_would_pass_the_budget_is_refused_before_any_is_bui
 @pytest.fixture(scope="module")
 def single(tmp_path_factory):
     directory = tmp_path_factory.mktemp("single") / "q6"
-    make_certificate(solve_placement("queen", 6), directory, time_limit=60, split="never")
+    make_certificate(solve_placement("queen", 6), directory, CertifyOptions(time_limit=60, split="never"))
     return directory
 
 
@@ -201,7 +201,7 @@ KNIGHTS = {"rows": 3, "cols": 3, "piece": "knight", "objective": "total_dominati
 
 def test_no_placement_of_knights_totally_dominates_3x3_and_its_certificate_is_the_empty_clause(tmp_path):
     result = solve_placement("knight", 3, variant="total")
-    manifest = make_certificate(result, tmp_path / "n3", time_limit=60)
+    manifest = make_certificate(result, tmp_path / "n3", CertifyOptions(time_limit=60)).manifest
     assert manifest["value"] is None and manifest["claim"] == no_solution_claim(KNIGHTS)
     verdict = check_certificate(tmp_path / "n3")
     assert verdict.ok and verdict.steps["empty clause"] is True, verdict.reason
@@ -227,7 +227,7 @@ def test_a_count_of_no_placements_of_any_value_is_rejected(tmp_path):
 
 def test_a_claim_of_no_solution_with_a_value_cannot_be_read_and_one_of_a_solvable_problem_is_rejected(tmp_path):
     result = solve_placement("knight", 3, variant="total")
-    make_certificate(result, tmp_path / "n3", time_limit=60)
+    make_certificate(result, tmp_path / "n3", CertifyOptions(time_limit=60))
     manifest = json.loads((tmp_path / "n3" / "manifest.json").read_text())
     manifest["value"] = 4
     (tmp_path / "n3" / "manifest.json").write_text(json.dumps(manifest))
