@@ -23,6 +23,8 @@ def write_atomically(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
     try:
+        # mkstemp makes it private; the dataset is for everyone to read (and to ship).
+        os.chmod(temporary, 0o644)
         with os.fdopen(handle, "wb") as file:
             file.write(data)
             file.flush()
