@@ -21,8 +21,9 @@ from tqdm import tqdm
 
 from chessdom.atlas.archives import check_archive, sha256_of
 from chessdom.atlas.classes import class_faults
+from chessdom.atlas.compute import fills_the_board
 from chessdom.atlas.reader import Atlas
-from chessdom.atlas.schema import INDEX_CSV, PROVED, Entry
+from chessdom.atlas.schema import INDEX_CSV, NONE_EXISTS, PROVED, Entry
 from chessdom.atlas.store import finished, read_entry
 from chessdom.certificates import Unreadable
 from chessdom.certificates.manifest import read_manifest
@@ -50,7 +51,7 @@ def recheck_entry(directory: str, stem: str) -> Findings:
     entry = next(entry for entry in atlas.entries() if entry.stem == stem)
     findings = Findings(stem)
     findings.faults += _against_file(atlas.directory, entry)
-    findings.faults += _witness(entry)
+    findings.faults += _witness(entry) if entry.status != NONE_EXISTS else _none_exists(entry)
     if entry.status == PROVED and entry.value not in (entry.lower_bound, entry.upper_bound):
         findings.faults.append(f"value {entry.value} is not both its bounds {entry.lower_bound}…{entry.upper_bound}")
     classes = atlas.classes(entry)
@@ -79,6 +80,17 @@ def _against_file(directory: Path, entry: Entry) -> list[str]:
             for name in entry.__dataclass_fields__ if getattr(entry, name) != getattr(recorded, name)]
 
 
+def _none_exists(entry: Entry) -> list[str]:
+    """Only total domination can be impossible, and it is exactly when a piece on every
+    square still leaves a square unattacked (no square attacks it)."""
+    board = Board(entry.rows, entry.cols)
+    if entry.parameter != Objective.TOTAL_DOMINATION.value:
+        return [f"says no placement has the property {entry.parameter}, but one always does"]
+    if check_placement(board, parse_piece(entry.piece), range(board.num_squares)).total:
+        return ["says no placement totally dominates, but a piece on every square does"]
+    return []
+
+
 def _witness(entry: Entry) -> list[str]:
     if not entry.witness:
         return [] if entry.status != PROVED else ["no witness for a proved value"]
@@ -100,7 +112,8 @@ def _archive(atlas: Atlas, entry: Entry, column: str, findings: Findings, expect
     against the entry (the count's also against ``expected``)."""
     relative = getattr(entry, column)
     if relative is None:
-        if column == "certificate" and entry.status == PROVED:
+        trivial = fills_the_board(entry.parameter, entry.rows, entry.cols, entry.value)
+        if column == "certificate" and entry.status == PROVED and not trivial:
             findings.faults.append("no certificate for a proved value")
         return
     if not getattr(entry, f"{column}_shipped"):
