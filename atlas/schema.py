@@ -102,6 +102,9 @@ class Entry:
         missing = [name for name in FIELDS if name not in row]
         if missing:
             raise ValueError(f"atlas entry {row.get('piece')}-{row.get('parameter')}: missing {', '.join(missing)}")
+        if row["status"] not in STATUSES:
+            raise ValueError(f"atlas entry {row['piece']}-{row['parameter']}: status {row['status']!r} is not one of "
+                             f"{', '.join(STATUSES)}")
         known["witness"] = tuple(row["witness"] or ())
         return cls(**known)
 

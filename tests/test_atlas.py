@@ -167,3 +167,17 @@ def test_bad_build_arguments_are_named(tmp_path, capsys):
     assert main(["atlas", "build", str(tmp_path), "--grid", str(tmp_path / "grid.csv")]) == 2
     assert "line 2" in capsys.readouterr().err
     assert main(["atlas", "check", str(tmp_path / "none")]) == 2
+
+
+def test_the_reference_page_describes_every_file_and_column():
+    from pathlib import Path
+
+    from chessdom.atlas.dataset import CLASS_COLUMNS, COLUMNS, datapackage
+    from chessdom.atlas.schema import FIELDS
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "reference" / "atlas.md").read_text()
+    assert set(COLUMNS) == set(FIELDS)
+    for name in [*FIELDS, *CLASS_COLUMNS]:
+        assert f"| `{name}` |" in page, name
+    for resource in datapackage()["resources"]:
+        assert f"`{resource['path'].rstrip('/')}" in page, resource["path"]
