@@ -47,8 +47,9 @@ class Running:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def report(self, event: dict) -> None:
+        """An entry's bounds, or the stage it has reached (proving, counting, certifying, checking)."""
         with self.lock:
-            self.bounds[event["stem"]] = event
+            self.bounds.setdefault(event["stem"], {}).update(event)
 
     def started(self, stem: str) -> None:
         with self.lock:
@@ -84,10 +85,10 @@ def refreshing(bar: tqdm, running: Running, seconds: float = 1.0) -> Iterator[No
 
 
 def _bounds(event: dict) -> str:
-    found, proved = event.get("value"), event.get("bound")
+    found, proved, stage = event.get("value"), event.get("bound"), event.get("stage", "")
     if found is None and proved is None:
-        return ""
-    return f"[{'?' if proved is None else proved}…{'?' if found is None else found}]"
+        return stage
+    return f"[{'?' if proved is None else proved}…{'?' if found is None else found}] {stage}".rstrip()
 
 
 class Here:

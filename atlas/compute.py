@@ -114,6 +114,7 @@ def _certified(spec: EntrySpec, result: PlacementResult, work: Path, stages: Sta
     name = f"{spec.stem}-count" if enumeration else spec.stem
     began = time.perf_counter()
     shutil.rmtree(work, ignore_errors=True)
+    report_event({"stem": spec.stem, "stage": "certifying the count" if enumeration else "certifying"})
     try:
         make_certificate(result, work, CertifyOptions(time_limit=budget), enumeration=enumeration)
     except CertificateUnavailable as error:
@@ -143,6 +144,7 @@ def _count(spec: EntrySpec, result: PlacementResult, work: Path, stages: Stages,
         fields["count_note"] = "not counted: the build's --count-limit is 0"
         return None, []
     began = time.perf_counter()
+    report_event({"stem": spec.stem, "stage": "counting"})
     count = count_placements(spec.problem, result.value, time_limit=spec.count_limit, representatives=True,
                              state_dir=work / "count-state")
     stages.count = time.perf_counter() - began

@@ -11,7 +11,7 @@ import pytest
 from chessdom.atlas import Atlas
 from chessdom.atlas import builder as builder_module
 from chessdom.atlas import compute as compute_module
-from chessdom.atlas.builder import Here, build
+from chessdom.atlas.builder import Here, Local, build
 from chessdom.atlas.compute import EntrySpec, compute_entry
 from chessdom.atlas.exports import load_reference
 from chessdom.atlas.grid import cells, specs
@@ -181,3 +181,17 @@ def test_the_reference_page_describes_every_file_and_column():
         assert f"| `{name}` |" in page, name
     for resource in datapackage()["resources"]:
         assert f"`{resource['path'].rstrip('/')}" in page, resource["path"]
+
+
+def test_an_entry_killed_at_its_hard_deadline_is_recorded_out_of_reach(tmp_path, monkeypatch):
+    monkeypatch.setattr(builder_module, "hard_seconds", lambda spec: 2.0)
+    spec = EntrySpec(tmp_path, "queen", "independent_domination", 14, 14, time_limit=600, count_limit=0)
+    local = Local(1)
+    try:
+        outcome = build(tmp_path, [spec], local, progress=False)
+    finally:
+        local.close()
+    assert outcome.computed == 1 and outcome.failures == []
+    entry, = Atlas.open(tmp_path).entries()
+    assert entry.status == OUT_OF_REACH and entry.value is None and entry.certificate is None
+    assert "hard deadline of 2 s" in entry.note
