@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterator
 from concurrent.futures import Executor, as_completed
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 
 from tqdm import tqdm
@@ -23,7 +23,7 @@ from chessdom.atlas.archives import check_archive, sha256_of
 from chessdom.atlas.classes import class_faults
 from chessdom.atlas.compute import fills_the_board
 from chessdom.atlas.reader import Atlas
-from chessdom.atlas.schema import INDEX_CSV, NONE_EXISTS, PROVED, Entry
+from chessdom.atlas.schema import CLASSES, INDEX_CSV, INDEX_JSON, NONE_EXISTS, PROVED, Entry
 from chessdom.atlas.store import finished, read_entry
 from chessdom.certificates import Unreadable
 from chessdom.certificates.manifest import read_manifest
@@ -40,14 +40,21 @@ class Findings:
     unshipped: list[str] = field(default_factory=list)
 
 
-@cache
-def _opened(directory: str) -> Atlas:
+@lru_cache(maxsize=2)
+def _opened(directory: str, changed: tuple[int, ...]) -> Atlas:
+    """The atlas, read once per worker for all the entries it checks — read again when its
+    index or class list has changed since (``changed``: their modification times)."""
     return Atlas.open(Path(directory))
+
+
+def _changed(directory: str) -> tuple[int, ...]:
+    return tuple(path.stat().st_mtime_ns if path.exists() else 0
+                 for path in (Path(directory) / INDEX_JSON, Path(directory) / CLASSES))
 
 
 def recheck_entry(directory: str, stem: str) -> Findings:
     """Re-check the entry ``stem`` of the atlas in ``directory`` (a task for any executor)."""
-    atlas = _opened(directory)
+    atlas = _opened(directory, _changed(directory))
     entry = next(entry for entry in atlas.entries() if entry.stem == stem)
     findings = Findings(stem)
     findings.faults += _against_file(atlas.directory, entry)
