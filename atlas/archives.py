@@ -18,14 +18,6 @@ from chessdom.certificates import Verdict, check_certificate
 from chessdom.certificates.sources import certificate_directory
 
 
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as file:
-        while chunk := file.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 @dataclass(frozen=True)
 class Archived:
     """An archive of the atlas: its path relative to the atlas directory, its SHA-256 and

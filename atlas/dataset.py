@@ -14,8 +14,8 @@ import json
 from pathlib import Path
 
 from chessdom.atlas.provenance import chessdom_version
-from chessdom.atlas.schema import CLASSES, FIELDS, INDEX_CSV, INDEX_JSON
-from chessdom.atlas.store import write_atomically
+from chessdom.atlas.schema import CERTIFICATES, CLASSES, ENTRIES, FIELDS, INDEX_CSV, INDEX_JSON, PACKAGE
+from chessdom.atlas.store import sha256_of, write_atomically
 
 LICENSE_ID = "CC-BY-4.0"
 LICENSE_URL = "https://creativecommons.org/licenses/by/4.0/"
@@ -72,33 +72,45 @@ def _fields(columns: dict[str, tuple[str, str]]) -> list[dict]:
     return [{"name": name, "type": kind, "description": words} for name, (kind, words) in columns.items()]
 
 
-def datapackage() -> dict:
-    """The Frictionless Data descriptor of an atlas directory."""
+def datapackage(directory: Path) -> dict:
+    """The Frictionless Data descriptor of the atlas in ``directory``: the indexes with
+    their schemas, then every entry file and certificate archive there, each with its size
+    and SHA-256 (so that a changed byte in any file is caught, ``chessdom atlas check``)."""
     index_schema = {"fields": _fields({name: COLUMNS[name] for name in FIELDS}),
                     "primaryKey": ["piece", "parameter", "rows", "cols"], "missingValues": [""]}
+    indexes = [
+        {"name": "atlas", "path": INDEX_CSV, "format": "csv", "mediatype": "text/csv", "encoding": "utf-8",
+         "schema": index_schema},
+        {"name": "atlas-json", "path": INDEX_JSON, "format": "json", "mediatype": "application/json",
+         "description": "The same rows as atlas.csv (witness a list, with n: rows of a square board), under "
+                        "format, version, created, chessdom and revision"},
+        {"name": "classes", "path": CLASSES, "format": "parquet", "mediatype": "application/vnd.apache.parquet",
+         "description": "Every class of optimal placements of every counted entry", "schema": {
+             "fields": _fields(CLASS_COLUMNS), "primaryKey": ["piece", "parameter", "rows", "cols", "class_index"]}},
+    ]
+    files = [{"name": f"entry-{path.stem}", "path": f"{ENTRIES}/{path.name}", "format": "json",
+              "mediatype": "application/json", "description": ENTRY_FILE}
+             for path in sorted((directory / ENTRIES).glob("*.json"))]
+    files += [{"name": f"certificate-{path.name.removesuffix('.tar.gz')}", "path": f"{CERTIFICATES}/{path.name}",
+               "format": "tar.gz", "mediatype": "application/gzip", "description": ARCHIVE}
+              for path in sorted((directory / CERTIFICATES).glob("*.tar.gz"))]
+    for resource in indexes + files:
+        resource |= {"bytes": (directory / resource["path"]).stat().st_size,
+                     "hash": f"sha256:{sha256_of(directory / resource['path'])}"}
     return {
         "name": "chessdom-atlas", "title": "The chessdom atlas of chessboard domination and independence",
         "description": "Every value of γ, i, γt and β for queens, rooks, bishops, knights and kings that the build "
                        "reached: proved, counted up to symmetry and certified; re-check with `chessdom atlas check DIR`.",
         "version": chessdom_version(),
         "licenses": [{"name": LICENSE_ID, "path": LICENSE_URL, "title": "Creative Commons Attribution 4.0"}],
-        "resources": [
-            {"name": "atlas", "path": INDEX_CSV, "format": "csv", "mediatype": "text/csv", "encoding": "utf-8",
-             "schema": index_schema},
-            {"name": "atlas-json", "path": INDEX_JSON, "format": "json", "mediatype": "application/json",
-             "description": "The same rows as atlas.csv (witness a list, with n: rows of a square board), under "
-                            "format, version, created, chessdom and revision"},
-            {"name": "classes", "path": CLASSES, "format": "parquet", "mediatype": "application/vnd.apache.parquet",
-             "description": "Every class of optimal placements of every counted entry", "schema": {
-                 "fields": _fields(CLASS_COLUMNS), "primaryKey": ["piece", "parameter", "rows", "cols", "class_index"]}},
-            {"name": "entries", "path": "entries/", "format": "json",
-             "description": "entries/<piece>-<parameter>-<rows>x<cols>.json: one finished entry (its row and its "
-                            "classes), the build's unit of resume; the indexes are made from these"},
-            {"name": "certificates", "path": "certificates/", "format": "tar.gz", "mediatype": "application/gzip",
-             "description": "<stem>.tar.gz: the bound's certificate; <stem>-count.tar.gz: the count's; each "
-                            "accepted as is by `chessdom certificate check ARCHIVE`"},
-        ],
+        "resources": indexes + files,
     }
+
+
+ENTRY_FILE = ("one finished entry: its row of the index and its classes; the build's unit of resume, and what "
+              "the indexes are made from")
+ARCHIVE = ("a certificate: <stem>.tar.gz of the bound, <stem>-count.tar.gz of the count; accepted as is by "
+           "`chessdom certificate check ARCHIVE`")
 
 
 LICENSE_TEXT = f"""The chessdom atlas (this directory's data: atlas.csv, atlas.json, classes.parquet,
@@ -139,6 +151,6 @@ abstract: >-
 
 
 def write_dataset_files(directory: Path) -> None:
-    write_atomically(directory / "datapackage.json", (json.dumps(datapackage(), indent=1) + "\n").encode())
+    write_atomically(directory / PACKAGE, (json.dumps(datapackage(directory), indent=1) + "\n").encode())
     write_atomically(directory / "LICENSE", LICENSE_TEXT.encode())
     write_atomically(directory / "CITATION.cff", citation().encode())

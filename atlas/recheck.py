@@ -10,6 +10,7 @@ entry; an archive not shipped is said so (checked only by its recorded hash)."""
 from __future__ import annotations
 
 import csv
+import json
 import sys
 from collections.abc import Iterator
 from concurrent.futures import Executor, as_completed
@@ -19,12 +20,12 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from chessdom.atlas.archives import check_archive, sha256_of
+from chessdom.atlas.archives import check_archive
 from chessdom.atlas.classes import class_faults
 from chessdom.atlas.compute import fills_the_board
 from chessdom.atlas.reader import Atlas
-from chessdom.atlas.schema import CLASSES, INDEX_CSV, INDEX_JSON, NONE_EXISTS, PROVED, Entry
-from chessdom.atlas.store import finished, read_entry
+from chessdom.atlas.schema import CERTIFICATES, CLASSES, ENTRIES, INDEX_CSV, INDEX_JSON, NONE_EXISTS, PACKAGE, PROVED, Entry
+from chessdom.atlas.store import finished, read_entry, sha256_of
 from chessdom.certificates import Unreadable
 from chessdom.certificates.manifest import read_manifest
 from chessdom.certificates.sources import certificate_directory
@@ -183,7 +184,27 @@ def index_faults(directory: Path) -> list[str]:
         if rows.get(stem) != expected:
             faults.append(f"{stem}: atlas.csv's row differs from atlas.json's")
     faults += [f"{stem}: in atlas.csv, not in atlas.json" for stem in rows if stem not in indexed]
-    return faults
+    return faults + package_faults(directory)
+
+
+def package_faults(directory: Path) -> list[str]:
+    """Every file ``datapackage.json`` lists with its SHA-256, as listed; every entry file
+    and archive listed there."""
+    try:
+        resources = json.loads((directory / PACKAGE).read_text())["resources"]
+    except (OSError, ValueError, KeyError) as error:
+        return [f"{PACKAGE}: cannot be read: {error}"]
+    faults, listed = [], set()
+    for resource in resources:
+        path, hashed = resource.get("path"), resource.get("hash", "").removeprefix("sha256:")
+        listed.add(path)
+        if hashed and not (directory / path).is_file():
+            faults.append(f"{PACKAGE}: {path} is listed, but missing")
+        elif hashed and sha256_of(directory / path) != hashed:
+            faults.append(f"{PACKAGE}: {path}: sha256 differs from the one listed")
+    present = [f"{folder}/{path.name}" for folder, pattern in ((ENTRIES, "*.json"), (CERTIFICATES, "*.tar.gz"))
+               for path in sorted((directory / folder).glob(pattern))]
+    return faults + [f"{PACKAGE}: {path} is not listed" for path in present if path not in listed]
 
 
 def recheck(directory: Path, executor: Executor | None = None, *, progress: bool = True) -> tuple[list[str], list[str]]:

@@ -20,6 +20,7 @@ INDEX_CSV = "atlas.csv"
 CLASSES = "classes.parquet"
 ENTRIES = "entries"
 CERTIFICATES = "certificates"
+PACKAGE = "datapackage.json"
 
 PROVED = "proved"
 OUT_OF_REACH = "out_of_reach"

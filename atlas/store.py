@@ -6,6 +6,7 @@ the indexes (``atlas.json``, ``atlas.csv``, ``classes.parquet``) made again from
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import os
@@ -33,6 +34,14 @@ def write_atomically(path: Path, data: bytes) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as file:
+        while chunk := file.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def entry_path(directory: Path, stem: str) -> Path:

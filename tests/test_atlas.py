@@ -169,7 +169,7 @@ def test_bad_build_arguments_are_named(tmp_path, capsys):
     assert main(["atlas", "check", str(tmp_path / "none")]) == 2
 
 
-def test_the_reference_page_describes_every_file_and_column():
+def test_the_reference_page_describes_every_file_and_column(built):
     from pathlib import Path
 
     from chessdom.atlas.dataset import CLASS_COLUMNS, COLUMNS, datapackage
@@ -179,8 +179,12 @@ def test_the_reference_page_describes_every_file_and_column():
     assert set(COLUMNS) == set(FIELDS)
     for name in [*FIELDS, *CLASS_COLUMNS]:
         assert f"| `{name}` |" in page, name
-    for resource in datapackage()["resources"]:
-        assert f"`{resource['path'].rstrip('/')}" in page, resource["path"]
+    resources = datapackage(built)["resources"]
+    for resource in resources:
+        shown = resource["path"] if "/" not in resource["path"] else resource["path"].split("/")[0] + "/<stem>"
+        assert f"`{shown}" in page, resource["path"]
+    listed = {resource["path"] for resource in resources}
+    assert {f"certificates/{path.name}" for path in (built / "certificates").iterdir()} <= listed
 
 
 def test_an_entry_killed_at_its_hard_deadline_is_recorded_out_of_reach(tmp_path, monkeypatch):

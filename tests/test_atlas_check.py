@@ -117,3 +117,9 @@ def test_the_shipped_atlas_opens_with_every_piece():
     assert {entry.piece for entry in atlas.entries()} >= {"queen", "rook", "bishop", "knight", "king"}
     entry = atlas.entry("queen", "domination", 5)
     assert entry.value == entry.lower_bound == entry.upper_bound and atlas.certificate_path(entry).is_file()
+
+
+def test_a_changed_byte_in_an_entry_file_is_caught_by_the_package_hashes(atlas_copy):
+    path = entry_path(atlas_copy, KNIGHTS)
+    path.write_text(path.read_text() + " ")  # the same JSON, one byte more
+    assert f"datapackage.json: entries/{KNIGHTS}.json: sha256 differs from the one listed" in faults_of(atlas_copy)
