@@ -125,8 +125,8 @@ def _archive(atlas: Atlas, entry: Entry, column: str, findings: Findings, expect
             findings.faults.append("no certificate for a proved value")
         return
     if not getattr(entry, f"{column}_shipped"):
-        findings.unshipped.append(f"{relative} not shipped: checked by its sha256 only once rebuilt "
-                                  f"({entry.rebuild_command})")
+        findings.unshipped.append(f"{relative} not shipped (too large): the rest of the entry is checked, not "
+                                  f"its proofs; rebuild and check it with: {entry.rebuild_command}")
         return
     path = atlas.directory / relative
     if not path.is_file():
