@@ -60,7 +60,21 @@ class Row:
 
 
 def compare(atlas: Atlas, reference: list[dict]) -> list[Row]:
-    """One row per square entry with a proved number of a sequence it covers."""
+    """One row per proved number of a square entry: beside the term of each sequence that
+    covers it (agree, disagree, or new past the published terms), then those no sequence
+    of the reference covers (new, without a sequence)."""
+    rows = _covered(atlas, reference)
+    seen = {(row.piece, row.parameter, row.what, row.n) for row in rows}
+    for entry in atlas.entries():
+        for what in WHAT:
+            ours = number(entry, what)
+            if entry.n is not None and ours is not None and (entry.piece, entry.parameter, what, entry.n) not in seen:
+                rows.append(Row("", entry.piece, entry.parameter, what, entry.n, ours, None, "new",
+                                _evidence(entry, what)))
+    return rows
+
+
+def _covered(atlas: Atlas, reference: list[dict]) -> list[Row]:
     rows = []
     for sequence in reference:
         for entry in atlas.entries(sequence["piece"], sequence["parameter"]):

@@ -142,7 +142,11 @@ def test_check_compare_and_export_from_the_command(built, tmp_path, capsys):
     # queens' and knights' γ, their counts, N-Queens (β(Q_n) = n from n = 4) and knights' β
     assert {line.split(",")[0] for line in table[1:]} >= {"A075458", "A002564", "A002563", "A006075", "A103315",
                                                          "A030978", "A000170"}
-    assert all(",agree," in line for line in table[1:])
+    assert all(",agree," in line for line in table[1:] if not line.startswith(","))
+    # What no sequence covers is new: N-Queens counts placements of n queens, not of β(Q_3) = 2.
+    assert any(line.startswith(",queen,independence,count_all,3,") and ",new," in line for line in table[1:])
+    assert main(["atlas", "compare", str(built), "--format", "csv", "--only", "new"]) == 0
+    assert {line.split(",")[7] for line in capsys.readouterr().out.splitlines()[1:]} == {"new"}
     assert main(["atlas", "export", str(built), "--bfiles", str(tmp_path / "b")]) == 0
     lines = (tmp_path / "b" / "b075458.txt").read_text().splitlines()
     atlas = Atlas.open(built)

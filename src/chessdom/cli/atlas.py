@@ -43,6 +43,8 @@ def add_atlas(commands) -> None:
     compare = actions.add_parser("compare", help="each entry beside its published OEIS term: agree, disagree, new")
     compare.add_argument("directory", type=Path, nargs="?", metavar="DIR", help="the atlas (default: the shipped one)")
     compare.add_argument("--format", choices=("markdown", "csv", "latex"), default="markdown")
+    compare.add_argument("--only", type=comma_list, metavar="VERDICT,…",
+                         help="only the rows of these verdicts: agree, disagree, new")
     compare.add_argument("--reference", type=Path, metavar="FILE",
                          help="the published terms (default: the reference shipped with chessdom)")
     compare.set_defaults(handler=_compare)
@@ -154,5 +156,10 @@ def _export(args: argparse.Namespace) -> int:
 def _compare(args: argparse.Namespace) -> int:
     from chessdom.atlas.exports import compare, load_reference, render
 
-    sys.stdout.write(render(compare(_open(args.directory), load_reference(args.reference)), args.format))
+    rows = compare(_open(args.directory), load_reference(args.reference))
+    if args.only:
+        if unknown := set(args.only) - {"agree", "disagree", "new"}:
+            raise ValueError(f"argument --only: {', '.join(sorted(unknown))} is not agree, disagree or new")
+        rows = [row for row in rows if row.verdict in args.only]
+    sys.stdout.write(render(rows, args.format))
     return 0
