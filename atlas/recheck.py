@@ -42,20 +42,22 @@ class Findings:
 
 
 @lru_cache(maxsize=2)
-def _opened(directory: str, changed: tuple[int, ...]) -> Atlas:
+def _opened(state: tuple[str, tuple[int, ...]]) -> Atlas:
     """The atlas, read once per worker for all the entries it checks — read again when its
-    index or class list has changed since (``changed``: their modification times)."""
+    index or class list has changed since (``state``: the directory, and their modification
+    times)."""
+    directory, _ = state
     return Atlas.open(Path(directory))
 
 
-def _changed(directory: str) -> tuple[int, ...]:
-    return tuple(path.stat().st_mtime_ns if path.exists() else 0
-                 for path in (Path(directory) / INDEX_JSON, Path(directory) / CLASSES))
+def _state(directory: str) -> tuple[str, tuple[int, ...]]:
+    return directory, tuple(path.stat().st_mtime_ns if path.exists() else 0
+                            for path in (Path(directory) / INDEX_JSON, Path(directory) / CLASSES))
 
 
 def recheck_entry(directory: str, stem: str) -> Findings:
     """Re-check the entry ``stem`` of the atlas in ``directory`` (a task for any executor)."""
-    atlas = _opened(directory, _changed(directory))
+    atlas = _opened(_state(directory))
     entry = next(entry for entry in atlas.entries() if entry.stem == stem)
     findings = Findings(stem)
     findings.faults += _against_file(atlas.directory, entry)
