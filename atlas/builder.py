@@ -15,7 +15,7 @@ import contextlib
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,8 +25,8 @@ from tqdm import tqdm
 from chessdom.atlas.compute import WORK, EntrySpec, compute_entry, entry_of
 from chessdom.atlas.dataset import write_dataset_files
 from chessdom.atlas.provenance import provenance
-from chessdom.atlas.schema import OUT_OF_REACH
-from chessdom.atlas.store import finished, write_entry, write_indexes
+from chessdom.atlas.schema import OUT_OF_REACH, PROVED
+from chessdom.atlas.store import finished, read_entry, write_entry, write_indexes
 from chessdom.processes import WorkerFailed, WorkerPool
 from chessdom.processes.executors import connect_cluster
 
@@ -171,13 +171,29 @@ class BuildOutcome:
     failures: list[tuple[str, str]]
 
 
-def build(directory: Path, specs: Sequence[EntrySpec], executor, *, progress: bool = True) -> BuildOutcome:
+RETRIES = ("out_of_reach", "uncounted")
+
+
+def _retried(path: Path, retry: Iterable[str]) -> bool:
+    """Whether a finished entry is to be computed again (a larger budget may reach it):
+    ``out_of_reach`` entries, or proved ones without counts (``uncounted``)."""
+    if not retry:
+        return False
+    entry, _ = read_entry(path)
+    return ("out_of_reach" in retry and entry.status == OUT_OF_REACH) or (
+        "uncounted" in retry and entry.status == PROVED and entry.count_all is None)
+
+
+def build(directory: Path, specs: Sequence[EntrySpec], executor, *, progress: bool = True,
+          retry: Iterable[str] = ()) -> BuildOutcome:
     """Compute the entries of ``specs`` not finished in ``directory`` on ``executor``
-    (:class:`Here`, :class:`Local` or :class:`Cluster`), then write the indexes and the
-    dataset's files — also when interrupted, for the entries finished by then."""
+    (:class:`Here`, :class:`Local` or :class:`Cluster`) — and those finished that
+    ``retry`` names (:data:`RETRIES`) — then write the indexes and the dataset's files,
+    also when interrupted, for the entries finished by then."""
     directory.mkdir(parents=True, exist_ok=True)
     made_by = provenance()  # now: the source may change while a long build runs
-    done = finished(directory)
+    retry = tuple(retry)
+    done = {stem for stem, path in finished(directory).items() if not _retried(path, retry)}
     pending = [spec for spec in specs if spec.stem not in done]
     running, failures, computed = Running(), [], 0
     bar = tqdm(total=len(pending), unit="entry", file=sys.stderr, disable=None if progress and pending else True)

@@ -18,7 +18,7 @@ from pathlib import Path
 from chessdom.atlas.archives import Archived, archive_certificate, check_archive
 from chessdom.atlas.classes import classes_of
 from chessdom.atlas.provenance import chessdom_version, revision
-from chessdom.atlas.schema import FIELDS, NONE_EXISTS, OUT_OF_REACH, PROVED, AtlasClass, Entry, stem
+from chessdom.atlas.schema import CERTIFICATES, FIELDS, NONE_EXISTS, OUT_OF_REACH, PROVED, AtlasClass, Entry, stem
 from chessdom.atlas.store import write_entry
 from chessdom.chessboard import Board, Objective, PlacementProblem, PlacementResult, Status, parse_piece
 from chessdom.models import SolveOptions, count_placements, solve_with
@@ -68,6 +68,8 @@ def compute_entry(spec: EntrySpec) -> dict:
     """Compute, certify and write the entry ``spec`` names; its row as a dict."""
     started, stages = time.perf_counter(), Stages()
     work = spec.directory / WORK / spec.stem
+    for name in (spec.stem, f"{spec.stem}-count"):  # an earlier run's, were it retried
+        (spec.directory / CERTIFICATES / f"{name}.tar.gz").unlink(missing_ok=True)
     result = _prove(spec, stages)
     fields: dict = {"status": OUT_OF_REACH, "value": None, "note": None}
     bound = counted = None

@@ -203,3 +203,17 @@ def test_an_entry_killed_at_its_hard_deadline_is_recorded_out_of_reach(tmp_path,
     entry, = Atlas.open(tmp_path).entries()
     assert entry.status == OUT_OF_REACH and entry.value is None and entry.certificate is None
     assert "hard deadline of 2 s" in entry.note
+
+
+def test_retry_computes_again_only_the_entries_it_names(tmp_path, capsys):
+    base = ["atlas", "build", str(tmp_path), "--pieces", "queen,knight", "--parameters", "domination",
+            "--min-n", "3", "--max-n", "3", "--jobs", "0", "--no-progress"]
+    assert main([*base, "--count-limit", "0"]) == 0
+    assert all(entry.count_all is None for entry in Atlas.open(tmp_path).entries())
+    assert main([*base, "--count-limit", "60"]) == 0
+    assert "0 entries computed, 2 already finished" in capsys.readouterr().out
+    assert main([*base, "--count-limit", "60", "--retry", "uncounted"]) == 0
+    assert "2 entries computed, 0 already finished" in capsys.readouterr().out
+    assert [entry.count_all for entry in Atlas.open(tmp_path).entries()] == [
+        brute_force(piece, "domination", 3)[1] for piece in ("knight", "queen")]
+    assert main([*base, "--retry", "everything"]) == 2

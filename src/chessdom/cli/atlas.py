@@ -73,6 +73,9 @@ def _add_build(actions) -> None:
     build.add_argument("--ship-limit-mb", type=float, metavar="MB",
                        help="keep no certificate archive larger than this (recorded with its sha256 and the command "
                             "that rebuilds it); default: keep every one")
+    build.add_argument("--retry", type=comma_list, default=[], metavar="WHICH,…",
+                       help="also compute again the finished entries that are out_of_reach, or uncounted (proved "
+                            "without counts): with a larger --time-limit or --count-limit they may reach further")
     _add_where(build, default_jobs=1)
     build.set_defaults(handler=_build)
 
@@ -100,17 +103,19 @@ def _cells(args: argparse.Namespace) -> list:
 
 
 def _build(args: argparse.Namespace) -> int:
-    from chessdom.atlas.builder import Cluster, Here, Local, build
+    from chessdom.atlas.builder import RETRIES, Cluster, Here, Local, build
     from chessdom.atlas.grid import specs
 
     if args.count_limit < 0:
         raise ValueError(f"argument --count-limit: must be at least 0, got {args.count_limit:g}")
+    if unknown := set(args.retry) - set(RETRIES):
+        raise ValueError(f"argument --retry: {', '.join(sorted(unknown))} is not one of {', '.join(RETRIES)}")
     ship = None if args.ship_limit_mb is None else int(args.ship_limit_mb * 2**20)
     found = specs(args.directory, _cells(args), time_limit=args.time_limit, count_limit=args.count_limit,
                   ship_bytes=ship)
     executor = Cluster(args.scheduler) if args.scheduler else Local(args.jobs) if args.jobs else Here()
     try:
-        outcome = build(args.directory, found, executor, progress=not args.no_progress)
+        outcome = build(args.directory, found, executor, progress=not args.no_progress, retry=args.retry)
     finally:
         executor.close()
     print(f"{args.directory}: {outcome.computed} entries computed, {outcome.reused} already finished, "
