@@ -38,15 +38,32 @@ def built(tmp_path_factory):
 
 
 def brute_force(piece, parameter, n):
-    """The optimum, its placements and classes, by trying every set of squares."""
+    """The optimum, its placements and classes, by trying every set of squares (for
+    independence every set of pairwise non-attacking squares: a set is independent exactly
+    when no two of its squares attack each other alone), each kept one checked whole."""
     board, objective = Board(n, n), Objective(parameter)
-    sizes = range(n * n, 0, -1) if objective.maximize else range(1, n * n + 1)
+    kind = parse_piece(piece)
+    if objective.maximize:
+        apart = {pair for pair in itertools.combinations(range(n * n), 2)
+                 if check_placement(board, kind, pair).independent}
+        candidates = list(_independent_sets(range(n * n), apart, ()))
+        sizes = [max(map(len, candidates))]
+    else:
+        candidates, sizes = None, range(1, n * n + 1)
     for size in sizes:
-        found = [squares for squares in itertools.combinations(range(n * n), size)
-                 if objective.satisfied_by(check_placement(board, parse_piece(piece), squares))]
+        pool = [c for c in candidates if len(c) == size] if candidates is not None else \
+            itertools.combinations(range(n * n), size)
+        found = [squares for squares in pool if objective.satisfied_by(check_placement(board, kind, squares))]
         if found:
             return size, len(found), len({canonical_form(board, squares) for squares in found})
     return None
+
+
+def _independent_sets(squares, apart, chosen):
+    yield chosen
+    for index, square in enumerate(squares):
+        if all((other, square) in apart for other in chosen):
+            yield from _independent_sets(squares[index + 1:], apart, (*chosen, square))
 
 
 def test_every_entry_is_what_brute_force_finds(built):
