@@ -14,6 +14,7 @@ import sys
 from importlib.metadata import version
 
 from chessdom.cli.arguments import USAGE_ERROR, Parser, UsageError
+from chessdom.cli.atlas import add_atlas
 from chessdom.cli.searches import add_nqueens, add_path, add_tour
 from chessdom.cli.solve import add_solve
 
@@ -70,6 +71,7 @@ def parser() -> argparse.ArgumentParser:
     add_path(commands)
     add_nqueens(commands)
     _add_certificate(commands)
+    add_atlas(commands)
     return root
 
 

@@ -1,0 +1,194 @@
+"""One entry of the atlas, computed where a worker runs it: prove the value
+(:func:`chessdom.models.solve_with`), count its optimal placements and classes where the
+enumeration finishes within the count budget, certify the bound and the count
+(:func:`~chessdom.models.certificates.make_certificate`, each archived as the
+``chessdom certificate check`` command reads it) and check each archive again, as
+stored, with the independent checker. Nothing is written but the entry's archives and,
+last, its entry file: until then the entry is not finished and a resumed build makes it
+again from the start (its count's finished parts excepted, kept under ``.work/``)."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+from chessdom.atlas.archives import Archived, archive_certificate, check_archive
+from chessdom.atlas.classes import classes_of
+from chessdom.atlas.provenance import chessdom_version, revision
+from chessdom.atlas.schema import CERTIFICATES, FIELDS, NONE_EXISTS, OUT_OF_REACH, PROVED, AtlasClass, Entry, stem
+from chessdom.atlas.store import write_entry
+from chessdom.chessboard import Board, Objective, PlacementProblem, PlacementResult, Status, parse_piece
+from chessdom.models import SolveOptions, count_placements, solve_with
+from chessdom.models.certificates import CertificateUnavailable, CertifyOptions, make_certificate
+from chessdom.processes import report_event
+
+WORK = ".work"
+"""Where an entry's unfinished state lies (its certificates being made, its count's parts)."""
+
+
+@dataclass(frozen=True)
+class EntrySpec:
+    """What to compute, where, within what: ``time_limit`` seconds for the value and its
+    certificate, ``count_limit`` for the enumeration and its certificate (0: no count);
+    an archive over ``ship_bytes`` is recorded but not kept (None: every one is kept)."""
+
+    directory: Path
+    piece: str
+    parameter: str
+    rows: int
+    cols: int
+    time_limit: float
+    count_limit: float
+    ship_bytes: int | None = None
+
+    @property
+    def stem(self) -> str:
+        return stem(self.piece, self.parameter, self.rows, self.cols)
+
+    @property
+    def problem(self) -> PlacementProblem:
+        return PlacementProblem(Board(self.rows, self.cols), parse_piece(self.piece), Objective(self.parameter))
+
+
+@dataclass
+class Stages:
+    """Seconds spent in each stage, and what the checker said."""
+
+    prove: float = 0.0
+    count: float = 0.0
+    certify: float = 0.0
+    check: float = 0.0
+    checked_by: str | None = None
+
+
+def compute_entry(spec: EntrySpec) -> dict:
+    """Compute, certify and write the entry ``spec`` names; its row as a dict."""
+    started, stages = time.perf_counter(), Stages()
+    work = spec.directory / WORK / spec.stem
+    for name in (spec.stem, f"{spec.stem}-count"):  # an earlier run's, were it retried
+        (spec.directory / CERTIFICATES / f"{name}.tar.gz").unlink(missing_ok=True)
+    result = _prove(spec, stages)
+    fields: dict = {"status": OUT_OF_REACH, "value": None, "note": None}
+    bound = counted = None
+    classes: list[AtlasClass] = []
+    if result.status is Status.INFEASIBLE:
+        fields.update(status=NONE_EXISTS, note="no placement has the property on this board")
+    elif not result.optimal:
+        fields["note"] = f"not proved optimal within the time limit of {spec.time_limit:g} s (--time-limit)"
+    else:
+        bound, why = (None, None) if fills_the_board(spec.parameter, spec.rows, spec.cols, result.value) else \
+            _certified(spec, result, work / "bound", stages, enumeration=False)
+        if why is not None:
+            fields["note"] = f"{result.value} proved by {result.solver.name}, but not certified: {why}"
+        else:
+            fields.update(status=PROVED, value=result.value)
+            counted, classes = _count(spec, result, work, stages, fields)
+    entry = _entry(spec, result, fields, (bound, counted), stages, time.perf_counter() - started)
+    write_entry(spec.directory, entry, classes)
+    shutil.rmtree(work, ignore_errors=True)
+    return entry.to_dict()
+
+
+def fills_the_board(parameter: str, rows: int, cols: int, value: int | None) -> bool:
+    """Independence with a piece on every square: optimal with nothing to prove (no more
+    pieces than squares), so no bound certificate is made — or needed."""
+    return Objective(parameter).maximize and value == rows * cols
+
+
+def _prove(spec: EntrySpec, stages: Stages) -> PlacementResult:
+    began = time.perf_counter()
+
+    def live(snapshot: dict) -> None:
+        report_event({"stem": spec.stem, "value": snapshot.get("value"), "bound": snapshot.get("proven_bound")})
+
+    result = solve_with(spec.problem, SolveOptions(time_limit=spec.time_limit), on_progress=live)
+    stages.prove = time.perf_counter() - began
+    return result
+
+
+def _certified(spec: EntrySpec, result: PlacementResult, work: Path, stages: Stages, *,
+               enumeration: bool) -> tuple[Archived | None, str | None]:
+    """The certificate made, archived and checked again as stored; or None and why not."""
+    budget = spec.count_limit if enumeration else spec.time_limit
+    name = f"{spec.stem}-count" if enumeration else spec.stem
+    began = time.perf_counter()
+    shutil.rmtree(work, ignore_errors=True)
+    report_event({"stem": spec.stem, "stage": "certifying the count" if enumeration else "certifying"})
+    try:
+        make_certificate(result, work, CertifyOptions(time_limit=budget), enumeration=enumeration)
+    except CertificateUnavailable as error:
+        stages.certify += time.perf_counter() - began
+        return None, str(error)
+    archived = archive_certificate(work, spec.directory, name)
+    stages.certify += time.perf_counter() - began
+    began = time.perf_counter()
+    verdict = check_archive(spec.directory / archived.relative)
+    stages.check += time.perf_counter() - began
+    if not verdict.ok:
+        raise RuntimeError(f"{name}: the independent checker rejected the archive just made: {verdict.reason}")
+    stages.checked_by = _checker_words(verdict.checker)
+    return archived.kept_within(spec.directory, spec.ship_bytes), None
+
+
+def _checker_words(checker: dict) -> str:
+    native = f", {checker['native']}" if "native" in checker else ""
+    return f"chessdom.certificates ({checker['name']} {checker['version']}, {checker['engine']} engine{native})"
+
+
+def _count(spec: EntrySpec, result: PlacementResult, work: Path, stages: Stages,
+           fields: dict) -> tuple[Archived | None, list[AtlasClass]]:
+    """The count's certificate and classes, its numbers into ``fields``; or none, and
+    why into ``fields["count_note"]``."""
+    if spec.count_limit <= 0:
+        fields["count_note"] = "not counted: the build's --count-limit is 0"
+        return None, []
+    began = time.perf_counter()
+    report_event({"stem": spec.stem, "stage": "counting"})
+    count = count_placements(spec.problem, result.value, time_limit=spec.count_limit, representatives=True,
+                             state_dir=work / "count-state")
+    stages.count = time.perf_counter() - began
+    if not count.exact:
+        fields["count_note"] = (f"the enumeration did not finish within the count limit of {spec.count_limit:g} s "
+                          f"(--count-limit): at least {count.solutions} placements in {count.up_to_symmetry} classes")
+        return None, []
+    counted, why = _certified(spec, replace(result, count=count), work / "count", stages, enumeration=True)
+    if counted is None:
+        fields["count_note"] = f"{count.solutions} placements counted, but the count was not certified: {why}"
+        return None, []
+    fields.update(count_all=count.solutions, count_classes=count.up_to_symmetry, count_note=None)
+    return counted, classes_of(spec.problem.board, count.representatives)
+
+
+def _entry(spec: EntrySpec, result: PlacementResult, fields: dict, archives: tuple[Archived | None, Archived | None],
+           stages: Stages, seconds: float) -> Entry:
+    bound, counted = archives
+    if fields["status"] != PROVED:
+        fields["count_note"] = "no proved value to count"
+    return entry_of(spec, **fields, lower_bound=result.lower_bound, upper_bound=result.upper_bound,
+                    witness=tuple(result.placement), **Archived.columns(bound, "certificate"),
+                    **Archived.columns(counted, "count_certificate"), checked_by=stages.checked_by,
+                    checked_at=datetime.now(UTC).isoformat(timespec="seconds") if stages.checked_by else None,
+                    seconds=round(seconds, 3), seconds_prove=round(stages.prove, 3),
+                    seconds_count=round(stages.count, 3), seconds_certify=round(stages.certify, 3),
+                    seconds_check=round(stages.check, 3))
+
+
+def entry_of(spec: EntrySpec, **fields) -> Entry:
+    """The entry of ``spec`` with ``fields``; every column not given empty (no counts, no
+    certificates, no seconds), its provenance this chessdom's."""
+    blank = {name: None for name in FIELDS} | {
+        "piece": spec.piece, "parameter": spec.parameter, "rows": spec.rows, "cols": spec.cols, "witness": (),
+        "certificate_shipped": False, "count_certificate_shipped": False, "rebuild_command": rebuild_command(spec),
+        "seconds": 0.0, "seconds_prove": 0.0, "seconds_count": 0.0, "seconds_certify": 0.0, "seconds_check": 0.0,
+        "chessdom_version": chessdom_version(), "revision": revision()}
+    return Entry(**(blank | fields))
+
+
+def rebuild_command(spec: EntrySpec) -> str:
+    """The command that builds this entry again, every certificate kept, into a new directory."""
+    board = f"--min-n {spec.rows} --max-n {spec.rows}" if spec.rows == spec.cols else f"--boards {spec.rows}x{spec.cols}"
+    return (f"chessdom atlas build ATLAS-DIR --pieces {spec.piece} --parameters {spec.parameter} {board} "
+            f"--time-limit {spec.time_limit:g} --count-limit {spec.count_limit:g}")

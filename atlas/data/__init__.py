@@ -1,0 +1,1 @@
+"""The atlas shipped with chessdom: read it with ``chessdom.atlas.Atlas.open()``."""

@@ -1,0 +1,82 @@
+"""Reading an atlas directory: :class:`Atlas` (the index, the class lists, the certificate
+archives). ``Atlas.open()`` with no directory opens the atlas shipped as package data."""
+
+from __future__ import annotations
+
+import json
+from functools import cached_property
+from importlib.resources import files
+from pathlib import Path
+
+from chessdom.atlas.schema import CLASSES, FORMAT, INDEX_JSON, VERSION, AtlasClass, Entry
+
+
+def shipped_directory() -> Path:
+    """Where the shipped atlas lies (package data)."""
+    return Path(str(files("chessdom.atlas") / "data"))
+
+
+class Atlas:
+    """An atlas directory, read: its index (``atlas.json``) at once, its class lists
+    (``classes.parquet``) when first asked for."""
+
+    def __init__(self, directory: Path, document: dict):
+        self.directory = directory
+        self.document = document
+        self._entries = tuple(Entry.from_dict(row) for row in document["entries"])
+
+    @classmethod
+    def open(cls, directory: Path | None = None) -> Atlas:
+        """The atlas in ``directory`` (None: the shipped one). Raises FileNotFoundError when
+        it has no index, ValueError when the index is not a version this reader knows."""
+        directory = shipped_directory() if directory is None else Path(directory)
+        document = json.loads((directory / INDEX_JSON).read_text())
+        if document.get("format") != FORMAT or document.get("version") != VERSION:
+            raise ValueError(f"{directory / INDEX_JSON}: not a {FORMAT} index of version {VERSION}")
+        return cls(directory, document)
+
+    def entries(self, piece: str | None = None, parameter: str | None = None, n: int | None = None) -> list[Entry]:
+        """The entries, in index order, of ``piece``, ``parameter`` and square side ``n``
+        where given."""
+        return [entry for entry in self._entries
+                if (piece is None or entry.piece == piece) and (parameter is None or entry.parameter == parameter)
+                and (n is None or entry.n == n)]
+
+    def entry(self, piece: str, parameter: str, n: int) -> Entry | None:
+        """The entry of the n×n board, or None when the atlas has none."""
+        found = self.entries(piece, parameter, n)
+        return found[0] if found else None
+
+    def classes(self, entry: Entry) -> list[AtlasClass]:
+        """The entry's classes of optimal placements, by index (empty when not counted)."""
+        return list(self._classes.get((entry.piece, entry.parameter, entry.rows, entry.cols), ()))
+
+    def certificate_path(self, entry: Entry) -> Path | None:
+        """The bound's certificate archive, or None when the entry has none here (none
+        made, or not shipped: ``entry.rebuild_command`` remakes it)."""
+        return self._present(entry.certificate)
+
+    def count_certificate_path(self, entry: Entry) -> Path | None:
+        """The count's enumeration certificate archive, or None when there is none here."""
+        return self._present(entry.count_certificate)
+
+    def _present(self, relative: str | None) -> Path | None:
+        if relative is None:
+            return None
+        path = self.directory / relative
+        return path if path.is_file() else None
+
+    @cached_property
+    def _classes(self) -> dict[tuple[str, str, int, int], tuple[AtlasClass, ...]]:
+        path = self.directory / CLASSES
+        if not path.exists():
+            return {}
+        import pyarrow.parquet as parquet  # only a reader of class lists pays for it
+
+        table = parquet.read_table(path).to_pydict()
+        grouped: dict[tuple[str, str, int, int], list[AtlasClass]] = {}
+        for piece, parameter, rows, cols, index, orbit, squares in zip(
+                table["piece"], table["parameter"], table["rows"], table["cols"], table["class_index"],
+                table["orbit_size"], table["squares"]):
+            grouped.setdefault((piece, parameter, rows, cols), []).append(AtlasClass(index, orbit, tuple(squares)))
+        return {key: tuple(sorted(found, key=lambda c: c.index)) for key, found in grouped.items()}

@@ -1,0 +1,116 @@
+"""Writing an atlas directory: each finished entry into ``entries/`` atomically (a
+temporary file renamed over it, so a killed build leaves an entry whole or absent), and
+the indexes (``atlas.json``, ``atlas.csv``, ``classes.parquet``) made again from
+``entries/`` alone, so they never say more than the entries do."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import os
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+
+from chessdom.atlas.schema import (
+    CLASSES, ENTRIES, FIELDS, FORMAT, INDEX_CSV, INDEX_JSON, VERSION, AtlasClass, Entry,
+)
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """``data`` into ``path`` whole or not at all: written beside it, then renamed over it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
+    try:
+        # mkstemp makes it private; the dataset is for everyone to read (and to ship).
+        os.chmod(temporary, 0o644)
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as file:
+        while chunk := file.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def entry_path(directory: Path, stem: str) -> Path:
+    return directory / ENTRIES / f"{stem}.json"
+
+
+def write_entry(directory: Path, entry: Entry, classes: list[AtlasClass]) -> None:
+    """The finished entry and its classes into ``entries/<stem>.json``, atomically."""
+    document = {"entry": entry.to_dict(),
+                "classes": [{"index": c.index, "orbit_size": c.orbit_size, "squares": list(c.squares)}
+                            for c in classes]}
+    write_atomically(entry_path(directory, entry.stem), (json.dumps(document, indent=1) + "\n").encode())
+
+
+def read_entry(path: Path) -> tuple[Entry, list[AtlasClass]]:
+    document = json.loads(path.read_text())
+    classes = [AtlasClass(c["index"], c["orbit_size"], tuple(c["squares"])) for c in document["classes"]]
+    return Entry.from_dict(document["entry"]), classes
+
+
+def finished(directory: Path) -> dict[str, Path]:
+    """The finished entries' files by stem."""
+    return {path.stem: path for path in sorted((directory / ENTRIES).glob("*.json"))}
+
+
+def write_indexes(directory: Path, provenance: dict[str, str | None]) -> list[Entry]:
+    """``atlas.json``, ``atlas.csv`` and ``classes.parquet`` made from ``entries/``, each
+    atomically; ``provenance`` gives ``chessdom`` (version) and ``revision``. Returns
+    the entries, in the index's order (piece, parameter, rows, cols)."""
+    read = sorted((read_entry(path) for path in finished(directory).values()),
+                  key=lambda found: _order(found[0]))
+    entries = [entry for entry, _ in read]
+    created = datetime.now(UTC).isoformat(timespec="seconds")
+    document = {"format": FORMAT, "version": VERSION, "created": created, **provenance,
+                "entries": [entry.to_dict() for entry in entries]}
+    write_atomically(directory / INDEX_JSON, (json.dumps(document, indent=1) + "\n").encode())
+    write_atomically(directory / INDEX_CSV, _csv(entries).encode())
+    write_atomically(directory / CLASSES, _parquet(read))
+    return entries
+
+
+def _order(entry: Entry) -> tuple:
+    return entry.piece, entry.parameter, entry.rows, entry.cols
+
+
+def _csv(entries: list[Entry]) -> str:
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=FIELDS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(entry.to_csv() for entry in entries)
+    return text.getvalue()
+
+
+CLASS_COLUMNS = ("piece", "parameter", "rows", "cols", "class_index", "orbit_size", "squares")
+
+
+def _parquet(read: list[tuple[Entry, list[AtlasClass]]]) -> bytes:
+    import pyarrow as pa
+    import pyarrow.parquet as parquet
+
+    columns: dict[str, list] = {name: [] for name in CLASS_COLUMNS}
+    for entry, classes in read:
+        for found in classes:
+            for name, value in zip(CLASS_COLUMNS, (entry.piece, entry.parameter, entry.rows, entry.cols,
+                                                   found.index, found.orbit_size, list(found.squares))):
+                columns[name].append(value)
+    schema = pa.schema([("piece", pa.string()), ("parameter", pa.string()), ("rows", pa.int32()),
+                        ("cols", pa.int32()), ("class_index", pa.int32()), ("orbit_size", pa.int32()),
+                        ("squares", pa.list_(pa.string()))])
+    sink = io.BytesIO()
+    parquet.write_table(pa.table(columns, schema=schema), sink, compression="zstd")
+    return sink.getvalue()

@@ -1,0 +1,236 @@
+"""The atlas (issue 50) on a small grid: what it builds is what brute force finds, a killed
+build resumes recomputing nothing finished, the reader reads it, and ``chessdom atlas``
+checks, compares and exports it."""
+
+import hashlib
+import itertools
+import json
+
+import pytest
+
+from chessdom.atlas import Atlas
+from chessdom.atlas import builder as builder_module
+from chessdom.atlas import compute as compute_module
+from chessdom.atlas.builder import Here, Local, build
+from chessdom.atlas.compute import EntrySpec, compute_entry
+from chessdom.atlas.exports import load_reference
+from chessdom.atlas.grid import cells, specs
+from chessdom.atlas.schema import OUT_OF_REACH, PROVED
+from chessdom.chessboard import (
+    Board, Objective, canonical_form, check_placement, parse_piece, parse_squares,
+)
+from chessdom.cli import main
+
+PIECES, PARAMETERS = ("queen", "knight"), ("domination", "independence")
+
+
+def small_grid(directory, max_n=3):
+    return specs(directory, cells(PIECES, PARAMETERS, [(n, n) for n in range(1, max_n + 1)]), time_limit=60,
+                 count_limit=60, ship_bytes=None)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("atlas")
+    outcome = build(directory, small_grid(directory, max_n=4), Here(), progress=False)
+    assert outcome.failures == []
+    return directory
+
+
+def brute_force(piece, parameter, n):
+    """The optimum, its placements and classes, by trying every set of squares (for
+    independence every set of pairwise non-attacking squares: a set is independent exactly
+    when no two of its squares attack each other alone), each kept one checked whole."""
+    board, objective = Board(n, n), Objective(parameter)
+    kind = parse_piece(piece)
+    if objective.maximize:
+        apart = {pair for pair in itertools.combinations(range(n * n), 2)
+                 if check_placement(board, kind, pair).independent}
+        candidates = list(_independent_sets(range(n * n), apart, ()))
+        sizes = [max(map(len, candidates))]
+    else:
+        candidates, sizes = None, range(1, n * n + 1)
+    for size in sizes:
+        pool = [c for c in candidates if len(c) == size] if candidates is not None else \
+            itertools.combinations(range(n * n), size)
+        found = [squares for squares in pool if objective.satisfied_by(check_placement(board, kind, squares))]
+        if found:
+            return size, len(found), len({canonical_form(board, squares) for squares in found})
+    return None
+
+
+def _independent_sets(squares, apart, chosen):
+    yield chosen
+    for index, square in enumerate(squares):
+        if all((other, square) in apart for other in chosen):
+            yield from _independent_sets(squares[index + 1:], apart, (*chosen, square))
+
+
+def test_every_entry_is_what_brute_force_finds(built):
+    atlas = Atlas.open(built)
+    entries = atlas.entries()
+    assert len(entries) == len(PIECES) * len(PARAMETERS) * 4
+    for entry in entries:
+        assert entry.status == PROVED, entry
+        value, count_all, count_classes = brute_force(entry.piece, entry.parameter, entry.n)
+        assert (entry.value, entry.count_all, entry.count_classes) == (value, count_all, count_classes), entry.stem
+        classes = atlas.classes(entry)
+        assert [c.index for c in classes] == list(range(count_classes))
+        assert sum(c.orbit_size for c in classes) == count_all
+        # Independence with a piece on every square (knights on 1×1 and 2×2) has nothing to refute.
+        trivial = entry.parameter == "independence" and entry.value == entry.n ** 2
+        assert (atlas.certificate_path(entry) is None) == trivial
+        assert atlas.count_certificate_path(entry).is_file()
+        assert entry.checked_by.startswith("chessdom.certificates")
+
+
+def test_the_reader_filters_and_finds_entries(built):
+    atlas = Atlas.open(built)
+    assert {e.piece for e in atlas.entries(piece="knight")} == {"knight"}
+    assert [e.n for e in atlas.entries(piece="queen", parameter="independence")] == [1, 2, 3, 4]
+    assert all(e.n == 3 for e in atlas.entries(n=3)) and len(atlas.entries(n=3)) == 4
+    entry = atlas.entry("queen", "domination", 4)
+    assert entry.to_dict()["n"] == 4 and entry.to_dict()["witness"] == list(entry.witness)
+    assert atlas.entry("queen", "domination", 9) is None
+    board = Board(4, 4)
+    assert check_placement(board, parse_piece("queen"), parse_squares(board, entry.witness)).dominating
+    rows = json.loads((built / "atlas.json").read_text())
+    assert rows["format"] == "chessdom-atlas" and rows["version"] == 1 and len(rows["entries"]) == 16
+
+
+def test_the_certificate_command_accepts_each_archive_as_is(built, capsys):
+    entry = Atlas.open(built).entry("knight", "domination", 4)
+    for archive in (entry.certificate, entry.count_certificate):
+        assert main(["certificate", "check", str(built / archive)]) == 0
+
+
+def fingerprints(directory):
+    return {path.relative_to(directory): (path.stat().st_mtime_ns, hashlib.sha256(path.read_bytes()).hexdigest())
+            for folder in ("entries", "certificates") for path in (directory / folder).iterdir()}
+
+
+def test_a_killed_build_resumes_recomputing_nothing_finished(tmp_path, monkeypatch):
+    grid = small_grid(tmp_path, max_n=2)
+    calls = []
+
+    def killed_at_the_third(spec):
+        calls.append(spec.stem)
+        if len(calls) == 3:
+            # Killed mid-entry: a half-made count state and a half-written entry file left behind.
+            (tmp_path / ".work" / spec.stem / "count-state").mkdir(parents=True)
+            (tmp_path / "entries" / f".{spec.stem}.json.x.partial").write_text("{")
+            raise KeyboardInterrupt
+        return compute_entry(spec)
+
+    monkeypatch.setattr(builder_module, "compute_entry", killed_at_the_third)
+    with pytest.raises(KeyboardInterrupt):
+        build(tmp_path, grid, Here(), progress=False)
+    finished_before = fingerprints(tmp_path)
+    assert len(Atlas.open(tmp_path).entries()) == 2  # the index holds what finished
+
+    solves = []
+    real_solve = compute_module.solve_with
+    monkeypatch.setattr(compute_module, "solve_with", lambda problem, *a, **k: solves.append(problem) or
+                        real_solve(problem, *a, **k))
+    monkeypatch.setattr(builder_module, "compute_entry", compute_entry)
+    outcome = build(tmp_path, grid, Here(), progress=False)
+    assert (outcome.computed, outcome.reused) == (len(grid) - 2, 2)
+    assert len(solves) == len(grid) - 2  # no solver call for a finished entry
+    after = fingerprints(tmp_path)
+    assert {path: after[path] for path in finished_before} == finished_before
+    assert len(Atlas.open(tmp_path).entries()) == len(grid)
+    assert main(["atlas", "check", str(tmp_path), "--jobs", "0", "--no-progress"]) == 0
+
+
+def test_an_entry_out_of_reach_records_its_bounds_never_a_value(tmp_path):
+    row = compute_entry(EntrySpec(tmp_path, "queen", "independent_domination", 12, 12, time_limit=0.05,
+                                  count_limit=1))
+    assert row["status"] == OUT_OF_REACH and row["value"] is None
+    assert "time limit" in row["note"] and row["count_note"] == "no proved value to count"
+    assert row["certificate"] is None and row["count_all"] is None
+
+
+def test_check_compare_and_export_from_the_command(built, tmp_path, capsys):
+    assert main(["atlas", "check", str(built), "--jobs", "0", "--no-progress"]) == 0
+    assert "no faults" in capsys.readouterr().out
+    assert main(["atlas", "compare", str(built), "--format", "csv"]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].startswith("sequence,piece,parameter,what,n,atlas,published,verdict")
+    # queens' and knights' γ, their counts, N-Queens (β(Q_n) = n from n = 4) and knights' β
+    assert {line.split(",")[0] for line in table[1:]} >= {"A075458", "A002564", "A002563", "A006075", "A103315",
+                                                         "A030978", "A000170"}
+    assert all(",agree," in line for line in table[1:] if not line.startswith(","))
+    # What no sequence covers is new: N-Queens counts placements of n queens, not of β(Q_3) = 2.
+    assert any(line.startswith(",queen,independence,count_all,3,") and ",new," in line for line in table[1:])
+    assert main(["atlas", "compare", str(built), "--format", "csv", "--only", "new"]) == 0
+    assert {line.split(",")[7] for line in capsys.readouterr().out.splitlines()[1:]} == {"new"}
+    assert main(["atlas", "export", str(built), "--bfiles", str(tmp_path / "b")]) == 0
+    lines = (tmp_path / "b" / "b075458.txt").read_text().splitlines()
+    atlas = Atlas.open(built)
+    assert [line for line in lines if not line.startswith("#")] == [
+        f"{n} {atlas.entry('queen', 'domination', n).value}" for n in range(1, 5)]
+
+
+def test_a_published_term_that_disagrees_is_shown_with_our_evidence(built, tmp_path, capsys):
+    wrong = next(s for s in load_reference() if s["a_number"] == "A002563")
+    wrong["terms"] = [term + 1 for term in wrong["terms"]]
+    (tmp_path / "r.json").write_text(json.dumps({"sequences": [wrong]}))
+    assert main(["atlas", "compare", str(built), "--reference", str(tmp_path / "r.json")]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if "|   4 |" in line)
+    assert "disagree" in row and "certificates/queen-domination-4x4-count.tar.gz" in row and "count_classes = 3" in row
+
+
+def test_bad_build_arguments_are_named(tmp_path, capsys):
+    assert main(["atlas", "build", str(tmp_path), "--pieces", "dragon"]) == 2
+    assert "piece: 'dragon'" in capsys.readouterr().err
+    (tmp_path / "grid.csv").write_text("piece,parameter,rows,cols\nqueen,domination,0,3\n")
+    assert main(["atlas", "build", str(tmp_path), "--grid", str(tmp_path / "grid.csv")]) == 2
+    assert "line 2" in capsys.readouterr().err
+    assert main(["atlas", "check", str(tmp_path / "none")]) == 2
+
+
+def test_the_reference_page_describes_every_file_and_column(built):
+    from pathlib import Path
+
+    from chessdom.atlas.dataset import CLASS_COLUMNS, COLUMNS, datapackage
+    from chessdom.atlas.schema import FIELDS
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "reference" / "atlas.md").read_text()
+    assert set(COLUMNS) == set(FIELDS)
+    for name in [*FIELDS, *CLASS_COLUMNS]:
+        assert f"| `{name}` |" in page, name
+    resources = datapackage(built)["resources"]
+    for resource in resources:
+        shown = resource["path"] if "/" not in resource["path"] else resource["path"].split("/")[0] + "/<stem>"
+        assert f"`{shown}" in page, resource["path"]
+    listed = {resource["path"] for resource in resources}
+    assert {f"certificates/{path.name}" for path in (built / "certificates").iterdir()} <= listed
+
+
+def test_an_entry_killed_at_its_hard_deadline_is_recorded_out_of_reach(tmp_path, monkeypatch):
+    monkeypatch.setattr(builder_module, "hard_seconds", lambda spec: 2.0)
+    spec = EntrySpec(tmp_path, "queen", "independent_domination", 14, 14, time_limit=600, count_limit=0)
+    local = Local(1)
+    try:
+        outcome = build(tmp_path, [spec], local, progress=False)
+    finally:
+        local.close()
+    assert outcome.computed == 1 and outcome.failures == []
+    entry, = Atlas.open(tmp_path).entries()
+    assert entry.status == OUT_OF_REACH and entry.value is None and entry.certificate is None
+    assert "hard deadline of 2 s" in entry.note
+
+
+def test_retry_computes_again_only_the_entries_it_names(tmp_path, capsys):
+    base = ["atlas", "build", str(tmp_path), "--pieces", "queen,knight", "--parameters", "domination",
+            "--min-n", "3", "--max-n", "3", "--jobs", "0", "--no-progress"]
+    assert main([*base, "--count-limit", "0"]) == 0
+    assert all(entry.count_all is None for entry in Atlas.open(tmp_path).entries())
+    assert main([*base, "--count-limit", "60"]) == 0
+    assert "0 entries computed, 2 already finished" in capsys.readouterr().out
+    assert main([*base, "--count-limit", "60", "--retry", "uncounted"]) == 0
+    assert "2 entries computed, 0 already finished" in capsys.readouterr().out
+    assert [entry.count_all for entry in Atlas.open(tmp_path).entries()] == [
+        brute_force(piece, "domination", 3)[1] for piece in ("knight", "queen")]
+    assert main([*base, "--retry", "everything"]) == 2
