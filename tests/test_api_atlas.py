@@ -9,6 +9,7 @@ import hashlib
 import io
 import json
 import shutil
+import time
 
 import pytest
 
@@ -237,3 +238,14 @@ def test_the_atlas_is_configured_by_chessdom_atlas(monkeypatch, atlas_dir, tmp_p
     with pytest.raises(SystemExit) as exit_status:
         serve(["--atlas", str(tmp_path), "--data", str(tmp_path / "data")])
     assert exit_status.value.code == 2
+
+
+def test_a_finished_jobs_answer_links_the_atlas_entry_too(make_app, atlas_dir):
+    client = make_app(atlas_dir=atlas_dir).test_client()
+    job = client.post("/jobs", json={"kind": "independence", "params": {"size": 4, "piece": "queen"}}).get_json()
+    deadline = time.monotonic() + 120
+    while (found := client.get(f"/jobs/{job['id']}").get_json())["status"] in ("queued", "running"):
+        assert time.monotonic() < deadline, found
+        time.sleep(0.2)
+    assert found["status"] == "succeeded", found
+    assert found["result"]["atlas"] == {"value": 4, "agrees": True, "href": "/atlas/queen/independence/4"}

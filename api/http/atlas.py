@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from chessdom.atlas import Atlas, Entry
 from chessdom.atlas.reader import shipped_directory
-from chessdom.chessboard import Objective
+from chessdom.chessboard import Objective, PlacementProblem
 
 from chessdom.api import responses
 from chessdom.api.http.errors import problem
@@ -73,6 +73,24 @@ def entry_href(entry: Entry) -> str | None:
     if entry.n is None:
         return None
     return url_for("atlas.entry", piece=entry.piece, parameter=entry.parameter, n=entry.n)
+
+
+def atlas_entry(problem: PlacementProblem) -> Entry | None:
+    """The served atlas's entry for ``problem`` (n×n boards only: entries are addressed by n)."""
+    board = problem.board
+    if not board.is_square:
+        return None
+    return served_atlas().entry(problem.piece.value, problem.objective.value, board.rows)
+
+
+def atlas_link(problem: PlacementProblem, value: int | None) -> dict | None:
+    """What a placement answer of ``value`` says beside it: the atlas's entry for its
+    problem (its value, whether the two agree, its URL), or None when there is none."""
+    entry = atlas_entry(problem)
+    if entry is None:
+        return None
+    agrees = None if value is None or entry.value is None else value == entry.value
+    return {"value": entry.value, "agrees": agrees, "href": entry_href(entry)}
 
 
 def _summary(entry: Entry) -> dict:

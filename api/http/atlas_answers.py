@@ -1,7 +1,7 @@
-"""The atlas beside a placement answer: ``atlas`` links the atlas's entry for the same n×n
-problem, and ``from_atlas`` answers from that entry without solving. The entry's witness
-is checked again by the placement checker before it is reported: the atlas on disk is
-data, and a changed byte must not become an answer."""
+"""``from_atlas``: a placement request answered from the atlas's entry for its n×n problem,
+without solving. The entry's witness is checked again by the placement checker before it
+is reported: the atlas on disk is data, and a changed byte must not become an answer.
+(Every placement answer links the entry beside it: :func:`~chessdom.api.http.atlas.atlas_link`.)"""
 
 from __future__ import annotations
 
@@ -20,38 +20,19 @@ from chessdom.models import literature_value
 from chessdom.models.dispatch.literature import literature_count
 
 from chessdom.api.http.answers import answer_json
-from chessdom.api.http.atlas import entry_href, served_atlas
+from chessdom.api.http.atlas import atlas_entry, served_atlas
 from chessdom.api.runtime.answer import Answer
 from chessdom.api.runtime.calls import Call, PlacementArguments
 
 
 def with_atlas(call: Call, request, solve: Callable[[], dict]) -> dict:
-    """The answer to ``call``: solved by ``solve``, or for a placement problem whose
-    request says ``from_atlas``, the atlas's when it can give it; a placement answer gets
-    ``atlas`` beside it (the entry's link, or null)."""
-    if not isinstance(call.arguments, PlacementArguments):
-        return solve()
-    problem = call.arguments.problem
-    entry = _entry(problem)
-    body = None
-    if entry is not None and getattr(request, "from_atlas", False):
-        body = _from_atlas(entry, call.arguments, request)
-    if body is None:
-        body = solve()
-    body["atlas"] = _link(entry, body.get("value")) if entry is not None else None
-    return body
-
-
-def _entry(problem: PlacementProblem) -> Entry | None:
-    board = problem.board
-    if not board.is_square:
-        return None
-    return served_atlas().entry(problem.piece.value, problem.objective.value, board.rows)
-
-
-def _link(entry: Entry, value: int | None) -> dict:
-    agrees = None if value is None or entry.value is None else value == entry.value
-    return {"value": entry.value, "agrees": agrees, "href": entry_href(entry)}
+    """The answer to ``call``: for a placement problem whose request says ``from_atlas``,
+    the atlas's when it can give it; else solved by ``solve``."""
+    if isinstance(call.arguments, PlacementArguments) and getattr(request, "from_atlas", False):
+        entry = atlas_entry(call.arguments.problem)
+        if entry is not None and (body := _from_atlas(entry, call.arguments, request)) is not None:
+            return body
+    return solve()
 
 
 def _from_atlas(entry: Entry, arguments: PlacementArguments, request) -> dict | None:
