@@ -70,6 +70,17 @@ class Count(BaseModel):
     certificate_unavailable: str | None = None
 
 
+class AtlasLink(BaseModel):
+    """Beside a placement answer: the atlas's entry for the same n×n problem."""
+
+    value: int | None
+    """The atlas's proved value (null for an entry out of reach, or one with no placement)."""
+    agrees: bool | None
+    """Whether the answer's value is the atlas's; null when either has none to compare."""
+    href: str
+    """The entry, ``GET /atlas/{piece}/{parameter}/{n}``."""
+
+
 class PlacementResponse(BaseModel):
     problem: dict[str, Any]
     status: Literal[tuple(status.value for status in Status)]
@@ -89,6 +100,8 @@ class PlacementResponse(BaseModel):
     """With ``certify``: the certificate, or null with ``certificate_unavailable`` saying why."""
     certificate_unavailable: str | None = None
     trace: list[dict[str, Any]] | None = None
+    atlas: AtlasLink | None = None
+    """The atlas's entry for this n×n problem, when it has one (null otherwise)."""
 
 
 class NQueensResponse(BaseModel):
@@ -123,3 +136,80 @@ class PathResponse(BaseModel):
     nodes_expanded: int
     optimal: bool
     trace: list[dict[str, Any]] | None = None
+
+
+class AtlasCount(BaseModel):
+    all: int | None
+    """Optimal placements in all; null when the enumeration was out of reach (``note`` says why)."""
+    classes: int | None
+    """Their classes under the board's symmetries."""
+    note: str | None = None
+
+
+class AtlasSummary(BaseModel):
+    """One row of the atlas's index."""
+
+    piece: str
+    parameter: str
+    rows: int
+    cols: int
+    n: int | None
+    """The side of a square board; null for a rectangle (which has no ``href``)."""
+    status: Literal["proved", "out_of_reach", "none_exists"]
+    value: int | None
+    lower_bound: int | None
+    upper_bound: int | None
+    count: AtlasCount
+    href: str | None
+
+
+class AtlasIndex(BaseModel):
+    entries: list[AtlasSummary]
+    total: int
+    """Entries matching the filters, over every page."""
+    next_cursor: int | None
+    """The ``cursor`` of the next page; null on the last page."""
+
+
+class AtlasClass(BaseModel):
+    index: int
+    orbit_size: int
+    """How many optimal placements the class holds."""
+    squares: list[str]
+    """Its representative, the lex-leader."""
+
+
+class AtlasClassPage(BaseModel):
+    classes: list[AtlasClass]
+    total: int
+    next_cursor: int | None
+
+
+class AtlasDownload(BaseModel):
+    """A certificate archive of an entry, as ``chessdom certificate check`` takes it."""
+
+    href: str | None
+    """Null when the archive is not shipped here (too large): ``rebuild_command`` remakes it."""
+    sha256: str | None
+    bytes: int | None
+    shipped: bool
+
+
+class AtlasEntry(AtlasSummary):
+    witness: list[str]
+    note: str | None
+    """Why an entry is out of reach; null otherwise."""
+    certificate: AtlasDownload | None
+    """The bound's certificate; null when there is none (no placement exists, or out of reach)."""
+    count_certificate: AtlasDownload | None
+    rebuild_command: str
+    checked_by: str | None
+    checked_at: str | None
+    seconds: float
+    chessdom_version: str
+    revision: str | None
+    classes: AtlasClassPage
+    """A page of its classes (``cursor``, ``limit``); ``classes_href`` pages them too."""
+    classes_href: str
+    classes_csv: str
+    """Every class as CSV: class_index, orbit_size, squares (space-separated)."""

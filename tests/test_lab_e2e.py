@@ -408,7 +408,7 @@ def test_the_lab_fits_a_phone_screen(browser, server):
     page = context.new_page()
     page.goto(f"{server}/")
     page.wait_for_selector("body[data-ready=true]")
-    for tab in ("#tab-solve", "#tab-challenge", "#tab-history"):
+    for tab in ("#tab-solve", "#tab-challenge", "#tab-history", "#tab-atlas"):
         page.click(tab)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, f"{tab} scrolls sideways"
     # After Run the board comes into view: on a phone it sits below the form.
@@ -605,3 +605,112 @@ def test_a_certified_jobs_progress_says_when_it_is_certifying(server):
     certifying = [progress for progress in seen if progress.get("certifying")]
     assert certifying, "no progress said the job was certifying"
     assert certifying[-1]["value"] == state["result"]["value"] == 5
+
+
+# ---- the Atlas tab ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def atlas_dir(tmp_path_factory):
+    """A small atlas, built as ``chessdom atlas build`` builds one."""
+    from chessdom.atlas.builder import Here, build
+    from chessdom.atlas.grid import cells, specs
+
+    directory = tmp_path_factory.mktemp("atlas")
+    grid = cells(("queen", "knight"), ("domination",), [(n, n) for n in range(1, 5)])
+    outcome = build(directory, specs(directory, grid, time_limit=60, count_limit=60, ship_bytes=None), Here(),
+                    progress=False)
+    assert outcome.failures == []
+    return directory
+
+
+@pytest.fixture(scope="module")
+def atlas_server(tmp_path_factory, atlas_dir):
+    process = ServerProcess(tmp_path_factory.mktemp("atlas-data"), workers=1, solver_slots=2,
+                            env={"CHESSDOM_ATLAS": str(atlas_dir)}).start()
+    yield process.url
+    process.stop()
+
+
+@pytest.fixture
+def atlas_page(browser, atlas_server, request):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB", accept_downloads=True)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{atlas_server}/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.click("#tab-atlas")
+    yield page
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=ARTIFACTS / f"{request.node.name}.png", full_page=True)
+    context.close()
+    assert errors == [], f"JavaScript errors on the page: {errors}"
+
+
+def _drawn_squares(page) -> list[str]:
+    """The squares the Atlas board draws pieces on, as its label lists them."""
+    return page.get_attribute("#atlas-board", "aria-label").split(": ", 1)[1].split()
+
+
+@pytest.mark.e2e
+def test_the_atlas_grid_shows_every_value_and_an_entry_plays_its_classes(atlas_page, atlas_dir):
+    from chessdom.atlas import Atlas
+
+    atlas = Atlas.open(atlas_dir)
+    page = atlas_page
+    page.wait_for_selector("#atlas-grid button[data-entry=queen-4]")
+    for entry in atlas.entries(parameter="domination"):
+        assert page.inner_text(f"#atlas-grid button[data-entry={entry.piece}-{entry.n}]") == str(entry.value)
+    page.click("#atlas-grid button[data-entry=queen-4]")
+    page.wait_for_selector("#atlas-entry:not([hidden])")
+    entry = atlas.entry("queen", "domination", 4)
+    classes = atlas.classes(entry)
+    assert page.inner_text("#atlas-title") == f"γ(queen) on 4×4 = {entry.value}"
+    assert page.inner_text("#atlas-counts") == (f"{entry.count_all} optimal placements, "
+                                                f"{entry.count_classes} up to symmetry")
+    assert page.inner_text("#atlas-class") == f"Class 1 of {len(classes)}: {classes[0].orbit_size} placements"
+    assert _drawn_squares(page) == list(classes[0].squares)
+    assert page.locator("#atlas-board text.piece").count() == entry.value
+    page.click("#atlas-next")
+    assert _drawn_squares(page) == list(classes[1].squares)
+    page.click("#atlas-previous")
+    page.click("#atlas-previous")  # round to the last
+    assert page.inner_text("#atlas-class").startswith(f"Class {len(classes)} of {len(classes)}")
+    page.click("#atlas-play")
+    page.wait_for_timeout(1500)
+    page.click("#atlas-play")
+    assert _drawn_squares(page) == list(classes[0].squares)  # one class on, round again
+    page.click("button[data-lang=hu]")
+    assert page.inner_text("#atlas-title") == f"γ(királynő) a 4×4-es táblán = {entry.value}"
+
+
+@pytest.mark.e2e
+def test_the_atlas_view_downloads_the_entrys_certificate(atlas_page, atlas_dir, tmp_path):
+    from chessdom.atlas import Atlas
+    from chessdom.cli import main
+
+    page = atlas_page
+    page.wait_for_selector("#atlas-grid button[data-entry=knight-4]")
+    page.click("#atlas-grid button[data-entry=knight-4]")
+    page.wait_for_selector("#atlas-downloads a")
+    with page.expect_download() as download:
+        page.click("#atlas-downloads a[data-i18n=atlas_certificate]")
+    saved = tmp_path / download.value.suggested_filename
+    download.value.save_as(saved)
+    entry = Atlas.open(atlas_dir).entry("knight", "domination", 4)
+    assert saved.read_bytes() == (atlas_dir / entry.certificate).read_bytes()
+    assert main(["certificate", "check", str(saved)]) == 0
+
+
+@pytest.mark.e2e
+def test_a_parameter_the_atlas_lacks_says_so_and_back_shows_the_grid(atlas_page):
+    page = atlas_page
+    page.wait_for_selector("#atlas-grid button[data-entry=queen-1]")
+    page.select_option("#atlas-parameter", "total_domination")  # the small atlas has domination alone
+    page.wait_for_selector("#atlas-grid button", state="detached")
+    assert page.inner_text("#atlas-message") == "This service's atlas has no entries for this parameter."
+    page.select_option("#atlas-parameter", "domination")
+    page.wait_for_selector("#atlas-grid button[data-entry=knight-3]")
+    assert page.inner_text("#atlas-message") == ""

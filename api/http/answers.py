@@ -1,9 +1,9 @@
 """The one presenter: a runtime :class:`~chessdom.api.runtime.answer.Answer` as the JSON a
 client reads, made here and nowhere else. A result is written as the library writes it
 (``to_dict``); then come the steps traced beside it, the certificates with their URLs
-(:func:`~chessdom.api.http.certificates.certificate_json`) or why there are none, and
-whether the cache served it. A job's representatives are left to their paged route: there
-may be hundreds of thousands."""
+(:func:`~chessdom.api.http.certificates.certificate_json`) or why there are none,
+whether the cache served it, and for a placement problem the atlas's entry of it. A job's
+representatives are left to their paged route: there may be hundreds of thousands."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from flask import url_for
 
 from chessdom.chessboard import PlacementResult, SolutionCount
 
+from chessdom.api.http.atlas import atlas_link
 from chessdom.api.http.certificates import certificate_json
 from chessdom.api.runtime.answer import Answer, Certification, EarlierResult, PlacementVerdict
 
@@ -40,6 +41,8 @@ def answer_json(answer: Answer | None, *, job_id: str | None = None) -> dict | N
                              representatives_page=url_for("api.job_representatives", job_id=job_id))
     if answer.cached is not None:
         body["cached"] = answer.cached
+    if isinstance(answer.result, PlacementResult):
+        body["atlas"] = atlas_link(answer.result.problem, answer.result.value)
     return body
 
 

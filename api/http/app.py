@@ -10,7 +10,10 @@ from flask import request
 from flask_openapi3 import Info, OpenAPI
 from werkzeug.exceptions import BadRequest
 
+from chessdom.atlas import Atlas
+
 from chessdom.api.http.access import register_access
+from chessdom.api.http.atlas import atlas_routes, open_atlas
 from chessdom.api.http.certificates import certificates
 from chessdom.api.http.docs import register_docs
 from chessdom.api.http.errors import problem, register_error_handlers, validation_problem
@@ -35,6 +38,8 @@ class Context:
     pool: SolverPool
     service: SolveService
     runner: JobRunner | None
+    atlas: Atlas
+    """Read-only, opened once: ``/atlas`` and the atlas link beside placement answers."""
 
     def shutdown(self, wait: float = 0.0) -> None:
         """Stop taking jobs and kill every running solver now; the jobs they ran go back
@@ -71,6 +76,7 @@ def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
     app.before_request(_require_json_object)
     app.register_api(api)
     app.register_api(certificates)
+    app.register_api(atlas_routes)
     app.register_blueprint(lab)
     register_docs(app)
     return app
@@ -102,7 +108,7 @@ def _start_service(settings: Settings) -> Context:
             scheduler=settings.scheduler,
         )
         runner.start()
-    return Context(settings, store, pool, service, runner)
+    return Context(settings, store, pool, service, runner, open_atlas(settings.atlas_dir))
 
 
 def _require_json_object():

@@ -12,6 +12,7 @@ from flask_openapi3 import APIBlueprint, Tag
 
 from chessdom.api.http import schemas
 from chessdom.api.http.answers import answer_json, job_json, listed_count
+from chessdom.api.http.atlas_answers import with_atlas
 from chessdom.api.http.errors import problem
 from chessdom.api.kinds import KINDS, JobRequest, Kind, verify_call
 from chessdom.api.requests import VerifyRequest
@@ -78,7 +79,8 @@ def _solve_now(call: Call):
 
 def _solve_route(kind: Kind):
     def solve(body):
-        return _solve_now(kind.to_call(body))
+        call = kind.to_call(body)
+        return with_atlas(call, body, lambda: _solve_now(call))
 
     solve.__name__ = kind.name
     solve.__doc__ = kind.summary + "\n\n" + (kind.request.__doc__ or "")

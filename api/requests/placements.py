@@ -46,7 +46,14 @@ class PlacementRequest(ModelBoard):
     )
 
 
-class IndependenceRequest(PlacementRequest):
+FROM_ATLAS = Field(
+    False, description="answer from the atlas's proved entry for this n×n problem, its witness re-checked by the "
+    "placement checker, without solving (`solver.name` is `atlas`, `atlas` links the entry); solved as usual when "
+    "the atlas has no such entry, or the request asks for what the entry cannot give (`certify`, `trace`, a `count` "
+    "it has not)")
+
+
+class IndependenceFields(PlacementRequest):
     """A solve stopped by `time_limit` returns the largest verified set with `optimal: false`."""
 
     model_config = examples(
@@ -55,7 +62,7 @@ class IndependenceRequest(PlacementRequest):
     )
 
 
-class DominationRequest(PlacementRequest):
+class DominationFields(PlacementRequest):
     """`variant`: `plain` (γ), `independent` (i) or `total` (γt). A solve stopped by
     `time_limit` returns the best verified placement with `optimal: false`."""
 
@@ -67,6 +74,18 @@ class DominationRequest(PlacementRequest):
     )
 
     variant: Literal[tuple(VARIANT_OBJECTIVES)] = "plain"
+
+
+# A job always solves: the atlas's answer needs no job. So only the request answered at
+# once takes `from_atlas`.
+class DominationRequest(DominationFields):
+    __doc__ = DominationFields.__doc__
+    from_atlas: bool = FROM_ATLAS
+
+
+class IndependenceRequest(IndependenceFields):
+    __doc__ = IndependenceFields.__doc__
+    from_atlas: bool = FROM_ATLAS
 
 
 Placement = Annotated[list[SquareName], Field(max_length=SEARCH_MAX_SIDE * SEARCH_MAX_SIDE)]
@@ -98,9 +117,9 @@ class VerifyRequest(SearchBoard):
 
 
 # Jobs take the same parameters with longer limits.
-class DominationJob(DominationRequest):
+class DominationJob(DominationFields):
     time_limit: JobTimeLimit = 60.0
 
 
-class IndependenceJob(IndependenceRequest):
+class IndependenceJob(IndependenceFields):
     time_limit: JobTimeLimit = 60.0

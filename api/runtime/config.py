@@ -85,6 +85,9 @@ class Settings:
     scheduler: str | None = None
     """A Dask scheduler address (tcp://HOST:PORT): placement jobs run their SAT queries as
     cube-and-conquer on that cluster (issue 13)."""
+    atlas_dir: Path | None = None
+    """The atlas served read-only at ``/atlas`` (an ``atlas build`` directory); None: the
+    atlas shipped with chessdom."""
     max_proof_bytes: int = MAX_PROOF_BYTES
     """The largest DRAT proof a certificate keeps in one file; past it the refutation is
     split into cubes, each under it (checking costs more than linearly in a proof's size,
@@ -114,6 +117,8 @@ class Settings:
             if key in env:
                 values[name] = kind(env[key])
         values["tokens"] = tokens_from_env(env)
+        if env.get("CHESSDOM_ATLAS"):
+            values["atlas_dir"] = Path(env["CHESSDOM_ATLAS"])
         if env.get("CHESSDOM_ALLOWED_HOSTS"):
             values["allowed_hosts"] = LOOPBACK_NAMES + tuple(env["CHESSDOM_ALLOWED_HOSTS"].replace(",", " ").split())
         values.update(overrides)

@@ -30,6 +30,8 @@ from pathlib import Path
 from gunicorn import util as gunicorn_util
 from gunicorn.app.base import BaseApplication
 
+from chessdom.atlas.schema import INDEX_JSON
+
 from chessdom.api.http.app import create_app
 from chessdom.api.runtime.certificate_store import CertificateStore
 from chessdom.api.runtime.config import LOOPBACK_NAMES, Settings
@@ -182,6 +184,9 @@ def _parser(prog: str, defaults: Settings) -> argparse.ArgumentParser:
     )
     parser.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
                         help="Dask scheduler on which placement jobs run as cube-and-conquer")
+    parser.add_argument("--atlas", type=Path, default=defaults.atlas_dir, metavar="DIR",
+                        help="the atlas served at /atlas, a `chessdom atlas build` directory (default: the one "
+                             "shipped with chessdom, or CHESSDOM_ATLAS)")
     return parser
 
 
@@ -234,6 +239,8 @@ def main(argv: list[str] | None = None, prog: str = "chessdom serve") -> None:
                                  "it could read and cancel every job; set CHESSDOM_TOKENS or CHESSDOM_TOKENS_FILE\n")
     if unusable := _cannot_keep_data(args.data):
         parser.error(f"argument --data: {unusable}")
+    if args.atlas is not None and not (args.atlas / INDEX_JSON).is_file():
+        parser.error(f"argument --atlas: {args.atlas} holds no atlas (no {INDEX_JSON}; `chessdom atlas build` makes one)")
     lock = DataDirectoryLock(args.data)
     try:
         lock.acquire()  # held, through every forked process, for the server's life
@@ -256,6 +263,7 @@ def main(argv: list[str] | None = None, prog: str = "chessdom serve") -> None:
         recover_jobs=False,
         allowed_hosts=_allowed_hosts(args.host, defaults.allowed_hosts),
         scheduler=args.scheduler,
+        atlas_dir=args.atlas,
     )
     options = {
         "bind": address,

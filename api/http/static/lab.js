@@ -1,6 +1,7 @@
-// The Board lab's entry point: language switch, tabs, and the three sections.
+// The Board lab's entry point: language switch, tabs, and the four sections.
 
 import { saved, traceableKinds } from "./api.js";
+import { setUpAtlas } from "./atlas.js";
 import { setUpChallenges } from "./challenges.js";
 import { setUpHistory } from "./history.js";
 import { LANGUAGES, onLanguageChange, setLanguage } from "./i18n.js";
@@ -60,6 +61,7 @@ async function main() {
   } catch (error) {
     document.getElementById("challenge-message").textContent = error.describe?.() ?? String(error);
   }
+  await setUpAtlas();
   setUpTabs((id) => id === "tab-history" && refreshRuns());
   document.body.dataset.ready = "true";
 }
