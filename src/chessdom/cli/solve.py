@@ -31,14 +31,8 @@ def _solve(args: argparse.Namespace) -> int:
     certify = args.certify is not None
     problem = PlacementProblem(args.size, Piece(args.piece), PLACEMENT_VARIANTS[args.variant])
     with open_executor(args.scheduler, args.workers) as executor, _live_status(problem) as status:
-        try:
-            result = library.solve_placement(
-                args.piece, args.size, variant=args.variant, solver=args.solver, time_limit=args.time_limit,
-                count=args.count, seed=args.seed, use_theorems=args.use_theorems,
-                representatives=args.representatives is not None or (certify and args.count),
-                executor=executor, on_progress=status.show, state_dir=args.state,
-            )
-        except KeyboardInterrupt:
+        result = _solved(args, executor, status)
+        if result is None:
             _tell(args, f"{problem}: interrupted, {status.words.interrupted()}")
             return INTERRUPTED
         answer = result.to_dict()
@@ -64,6 +58,25 @@ def _solve(args: argparse.Namespace) -> int:
     wanted = [answer] + ([answer["count"]] if certify and answer.get("count") is not None else [])
     certified = not certify or all((part["certificate"] or {}).get("checked", False) for part in wanted)
     return 0 if certified else 1
+
+
+def _solved(args: argparse.Namespace, executor, status: _Status):
+    """The library's answer, or None when Ctrl-C stopped the solve."""
+    try:
+        return library.solve_placement(
+            args.piece, args.size, variant=args.variant, solver=args.solver, time_limit=args.time_limit,
+            count=args.count, seed=args.seed, use_theorems=args.use_theorems,
+            representatives=args.representatives is not None or (args.certify is not None and args.count),
+            executor=executor, on_progress=status.show, state_dir=args.state,
+        )
+    except KeyboardInterrupt:
+        return None
+    except Exception as error:
+        # pysat's CaDiCaL catches Ctrl-C itself and raises its own error for it
+        # ("pysolvers.error: Caught keyboard interrupt"); CP-SAT's stops and answers.
+        if "keyboard interrupt" in str(error).lower():
+            return None
+        raise
 
 
 def _check_arguments(args: argparse.Namespace) -> None:
