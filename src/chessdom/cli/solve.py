@@ -296,7 +296,11 @@ def add_solve(commands) -> None:
         description="The fewest pieces that dominate a board (or, with --variant independence, the most "
                     "that do not attack each other), with a placement the independent checker verified, how the "
                     "bound was proved, and the published value beside it. On a terminal, a status line on stderr "
-                    "shows the bounds proved and found so far while the solve runs.",
+                    "shows the bounds proved and found so far while the solve runs, then each certificate's state. "
+                    "A solve stopped by its time limit answers with the best placement found, at worst the greedy "
+                    "baseline's; Ctrl-C prints the bounds so far and the best placement (exit status 130). The "
+                    "first solve after installing compiles the native search first, reported apart from the "
+                    "solve's wall time.",
     )
     parser.add_argument("piece", metavar="PIECE", type=str.lower, choices=tuple(p.value for p in Piece),
                         help="one of " + ", ".join(p.value for p in Piece))
@@ -316,7 +320,8 @@ def add_solve(commands) -> None:
                         help="write a certificate of the bound into DIR (new or empty): formula.cnf, manifest.json and "
                              "proof.drat (or cubes.txt, cube proofs and a cover proof), checked by the independent "
                              "checker; with --count, also a certificate of the count and its classes into DIR-count; "
-                             "exit status 1 when one is not made")
+                             "the answer is printed as soon as it is proved, before its certificate; exit status 1 "
+                             "when one is not made, 130 when Ctrl-C stops it (the answer kept, nothing written)")
     parser.add_argument("--max-proof-mb", type=integer(1), default=MAX_PROOF_BYTES // 2**20, metavar="MB",
                         help="with --certify: split a refutation into cubes when one proof would grow past this, "
                              "each cube's proof under it; default %(default)s")
