@@ -15,6 +15,7 @@ import struct
 import subprocess
 import sys
 import termios
+import time
 from dataclasses import replace
 
 import pytest
@@ -37,7 +38,8 @@ def _read_or_end(descriptor: int) -> bytes:
 def interrupted_when(argv: list[str], shown: re.Pattern) -> tuple[subprocess.Popen, str, str]:
     """``chessdom ARGV`` with its status line on a terminal, sent Ctrl-C (SIGINT to its
     whole process group, as a terminal sends it) once the terminal shows ``shown``:
-    the process, its stdout and what the terminal showed."""
+    the process (its ``stopped_after``: seconds from Ctrl-C to its end), its stdout and
+    what the terminal showed."""
     terminal, screen = pty.openpty()
     fcntl.ioctl(screen, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 200, 0, 0))
     solving = subprocess.Popen([sys.executable, "-m", "chessdom", *argv], stdout=subprocess.PIPE, stderr=screen,
@@ -49,8 +51,9 @@ def interrupted_when(argv: list[str], shown: re.Pattern) -> tuple[subprocess.Pop
             seen += chunk
             if not sent and shown.search(seen.decode(errors="replace")):
                 os.killpg(solving.pid, signal.SIGINT)
-                sent = True
+                sent, began = True, time.monotonic()
         out, _ = solving.communicate(timeout=120)
+        solving.stopped_after = time.monotonic() - began if sent else None
     finally:
         if solving.poll() is None:
             os.killpg(solving.pid, signal.SIGKILL)
@@ -64,9 +67,10 @@ def interrupted_when(argv: list[str], shown: re.Pattern) -> tuple[subprocess.Pop
 
 def test_a_certified_run_prints_its_answer_before_the_certificate_and_ctrl_c_keeps_it(tmp_path):
     directory = tmp_path / "q12"
-    solving, out, shown = interrupted_when(["solve", "queen", "12", "--certify", str(directory)],
+    solving, out, shown = interrupted_when(["solve", "queen", "12", "--certify", str(directory), "--workers", "2"],
                                            re.compile(r"certifying the bound.*(making|checking)"))
     assert solving.returncode == 130 and "Traceback" not in shown
+    assert solving.stopped_after < 5  # nobody waits for the proofs running on the workers
     assert "γ(queen) on the 12×12 board = 6 (optimal)" in out
     assert out.strip().splitlines()[-1] == "certificate: interrupted (Ctrl-C): nothing written"
     assert not directory.exists() or not any(directory.iterdir())

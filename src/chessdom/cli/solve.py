@@ -27,37 +27,59 @@ INTERRUPTED = 130
 
 def _solve(args: argparse.Namespace) -> int:
     _check_arguments(args)
-    started = time.monotonic()
     certify = args.certify is not None
-    problem = PlacementProblem(args.size, Piece(args.piece), PLACEMENT_VARIANTS[args.variant])
-    with open_executor(args.scheduler, args.workers) as executor, _live_status(problem) as status:
-        result = _solved(args, executor, status)
-        if result is None:
-            _tell(args, f"{problem}: interrupted, {status.words.interrupted()}")
+    try:
+        result, answer = _solve_and_certify(args)
+        interrupted = False
+    except _Interrupted as stop:
+        if stop.answer is None:
+            _tell(args, stop.words)
             return INTERRUPTED
-        answer = result.to_dict()
-        answer["cached"] = False  # as the service says of an answer it solved afresh
-        if args.representatives is None and answer.get("count"):
-            answer["count"]["representatives"] = None
-        interrupted = certify and not _Certification(args, executor, started, status).add_to(answer, result)
+        result, answer, interrupted = stop.result, stop.answer, True
     if args.representatives is not None and result.count is not None:
         with open(args.representatives, "w", encoding="utf-8") as out:
             out.writelines(" ".join(squares) + "\n" for squares in result.count.representatives)
     if args.json:
         print_json(answer)
-    else:
-        if not certify:  # a certified run printed its answer as soon as it was proved
-            print(result)
-        if certify:
-            _print_certificate(answer, "certificate")
-            if answer.get("count") is not None:
-                _print_certificate(answer["count"], "count certificate")
+    elif not certify:
+        print(result)
+    else:  # the answer was printed as soon as it was proved
+        _print_certificate(answer, "certificate")
+        if answer.get("count") is not None:
+            _print_certificate(answer["count"], "count certificate")
     if interrupted:
         return INTERRUPTED
     # A script that asked for a certificate should not go on without one.
     wanted = [answer] + ([answer["count"]] if certify and answer.get("count") is not None else [])
     certified = not certify or all((part["certificate"] or {}).get("checked", False) for part in wanted)
     return 0 if certified else 1
+
+
+class _Interrupted(Exception):
+    """Ctrl-C, raised through the executor's block so that nobody waits for its calls (a
+    pool left by an exception kills its workers): what to tell of a solve it stopped, or
+    the result and answer proved before it stopped a certificate."""
+
+    def __init__(self, words: str, result=None, answer: dict | None = None):
+        super().__init__(words)
+        self.words, self.result, self.answer = words, result, answer
+
+
+def _solve_and_certify(args: argparse.Namespace) -> tuple:
+    """The result and its answer, certified where asked; raises :class:`_Interrupted`."""
+    started = time.monotonic()
+    problem = PlacementProblem(args.size, Piece(args.piece), PLACEMENT_VARIANTS[args.variant])
+    with open_executor(args.scheduler, args.workers) as executor, _live_status(problem) as status:
+        result = _solved(args, executor, status)
+        if result is None:
+            raise _Interrupted(f"{problem}: interrupted, {status.words.interrupted()}")
+        answer = result.to_dict()
+        answer["cached"] = False  # as the service says of an answer it solved afresh
+        if args.representatives is None and answer.get("count"):
+            answer["count"]["representatives"] = None
+        if args.certify is not None and not _Certification(args, executor, started, status).add_to(answer, result):
+            raise _Interrupted("certificate interrupted", result, answer)
+    return result, answer
 
 
 def _solved(args: argparse.Namespace, executor, status: _Status):
