@@ -19,11 +19,11 @@ import time
 from dataclasses import replace
 
 import pytest
+from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, SolverInfo
 
 from chessdom import native_search, solve_placement
-from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, SolverInfo
 from chessdom.cli import main
-from chessdom.cli.solve import StatusWords, certificate_state
+from chessdom.cli.status import StatusWords, certificate_state
 
 QUEENS_40 = PlacementProblem(Board.square(40), Piece.QUEEN, Objective.DOMINATION)
 

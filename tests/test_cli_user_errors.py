@@ -19,7 +19,7 @@ import pytest
 from chessdom import library, models, native_search, solve_nqueens, solve_placement
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, parse_squares, render_svg, render_text
 from chessdom.chessboard.board import MAX_SIDE as BOARD_MAX_SIDE
-from chessdom.cli.solve import StatusWords
+from chessdom.cli.status import StatusWords
 from chessdom.native_search.nqueens import MAX_KERNEL_SIZE
 from chessdom.scripts.sweep.options import OptionError, sweep_options
 

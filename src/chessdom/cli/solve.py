@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
-import contextlib
+import functools
 import os
 import shutil
 import sys
@@ -16,14 +16,13 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
 
-from tqdm import tqdm
-
 from chessdom import library, models
 from chessdom.chessboard import PLACEMENT_VARIANTS, Piece, PlacementProblem
 from chessdom.models.certificates import MAX_PROOF_BYTES, staging_directory
 from chessdom.processes.executors import open_executor
 
 from chessdom.cli.arguments import UsageError, add_board, add_json, integer, print_json, time_limit
+from chessdom.cli.status import Status, live_status
 
 INTERRUPTED = 130
 """The exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report it."""
@@ -73,7 +72,7 @@ def _solve_and_certify(args: argparse.Namespace) -> tuple:
     """The result and its answer, certified where asked; raises :class:`_Interrupted`."""
     started = time.monotonic()
     problem = PlacementProblem(args.size, Piece(args.piece), PLACEMENT_VARIANTS[args.variant])
-    with open_executor(args.scheduler, args.workers) as executor, _live_status(problem) as status:
+    with open_executor(args.scheduler, args.workers) as executor, live_status(problem) as status:
         try:
             result = _solved(args, executor, status)
         except KeyboardInterrupt:
@@ -87,7 +86,7 @@ def _solve_and_certify(args: argparse.Namespace) -> tuple:
     return result, answer
 
 
-def _solved(args: argparse.Namespace, executor, status: _Status):
+def _solved(args: argparse.Namespace, executor, status: Status):
     """The library's answer; raises KeyboardInterrupt at Ctrl-C (:func:`_in_a_thread`)."""
     return _in_a_thread(lambda: library.solve_placement(
         args.piece, args.size, variant=args.variant, solver=args.solver, time_limit=args.time_limit,
@@ -135,104 +134,6 @@ def _tell(args: argparse.Namespace, line: str) -> None:
     print(line, file=sys.stderr if args.json else sys.stdout, flush=True)
 
 
-class _Status:
-    """The status line (a tqdm bar on stderr, drawn on a terminal only) and its words."""
-
-    def __init__(self, bar: tqdm, words: StatusWords):
-        self.bar, self.words = bar, words
-
-    def show(self, snapshot: dict) -> None:
-        self.bar.set_postfix_str(self.words.update(snapshot))
-
-    def certifying(self, what: str, state: dict) -> None:
-        """A certificate's state (:data:`~chessdom.models.certificates.Progress`) in place of the bounds."""
-        self.bar.set_description_str(f"certifying the {what}")
-        self.bar.set_postfix_str(certificate_state(state))
-
-    def write(self, text: str) -> None:
-        """``text`` on stdout now, above the status line."""
-        tqdm.write(text, file=sys.stdout)
-        sys.stdout.flush()
-
-
-def certificate_state(state: dict) -> str:
-    """``{"state": "making", "done": 12, "total": 40}`` as the status line says it."""
-    if state.get("total"):
-        return f"{state['state']}: cube proofs {state['done']}/{state['total']}"
-    return state["state"]
-
-
-@contextlib.contextmanager
-def _live_status(problem: PlacementProblem):
-    """A status line on stderr while the solve runs — the bounds proved and found so far,
-    the cubes or count parts done, then each certificate's state — shown on a terminal
-    only (a long proof otherwise says nothing for an hour), and gone when the answer is
-    printed."""
-    with tqdm(file=sys.stderr, disable=None, leave=False, desc="solving",
-              bar_format="{desc} [{elapsed}]{postfix}") as bar:
-        stopped = threading.Event()
-        ticking = threading.Thread(target=_tick, args=(bar, stopped), daemon=True)
-        ticking.start()
-        try:
-            yield _Status(bar, StatusWords(problem))
-        finally:
-            stopped.set()
-            ticking.join()
-
-
-def _tick(status: tqdm, stopped: threading.Event) -> None:
-    """Redraw each second, so the clock runs while no bound moves (for minutes, at the frontier)."""
-    while not stopped.wait(1.0):
-        status.refresh()
-
-
-class StatusWords:
-    """What the status line says: the bounds proved and the best placement found so far
-    (the dispatcher's first is the greedy baseline's, so a solver's first placements,
-    which can fill most of the board, are never shown), and the cubes or count parts
-    done. A bound no tighter than the number of squares is never shown."""
-
-    def __init__(self, problem: PlacementProblem):
-        self.problem = problem
-        self.snapshot: dict = {}
-
-    def update(self, snapshot: dict) -> str:
-        self.snapshot = snapshot
-        return str(self)
-
-    def bounds(self) -> tuple[int | None, int | None]:
-        """The lower and upper bound known so far; None where there is none."""
-        lower, upper = self.snapshot.get("lower_bound"), self.snapshot.get("upper_bound")
-        if upper is not None and upper >= self.problem.board.num_squares:
-            upper = None
-        return lower, upper
-
-    def interrupted(self) -> str:
-        """What a solve stopped by Ctrl-C had: its bounds as numbers (one nothing proved is
-        the trivial one, said so) and the best placement found, checked."""
-        lower, upper = self.bounds()
-        found = self.snapshot.get("placement")
-        trivial = {"lower": 1, "upper": self.problem.board.num_squares}
-        shown = {name: bound for name, bound in (("lower", lower), ("upper", upper)) if bound is not None}
-        words = f"bounds {shown.get('lower', trivial['lower'])}…{shown.get('upper', trivial['upper'])}"
-        unproved = [f"{name} bound trivial" for name in trivial if name not in shown]
-        if unproved:
-            words += f" ({', '.join(unproved)})"
-        if found:
-            words += f"; best placement found, {len(found)} checked: {' '.join(found)}"
-        return words
-
-    def __str__(self) -> str:
-        lower, upper = self.bounds()
-        words = [f"bounds {'?' if lower is None else lower}…{'?' if upper is None else upper}"]
-        snapshot = self.snapshot
-        if snapshot.get("cubes_total"):
-            words.append(f"cubes {snapshot['cubes_done']}/{snapshot['cubes_total']}")
-        if snapshot.get("count_parts_total"):
-            words.append(f"count parts {snapshot['count_parts_done']}/{snapshot['count_parts_total']}")
-        return ", ".join(words)
-
-
 def _count_directory(directory: Path) -> Path:
     """Where ``--certify DIR`` puts the certificate of the count: ``DIR-count`` beside it."""
     return directory.with_name(f"{directory.name}-count")
@@ -257,7 +158,7 @@ class _Certification:
     112 s after a 1.7 s proof), their states shown on the status line, and Ctrl-C keeps
     the answer."""
 
-    def __init__(self, args: argparse.Namespace, executor, started: float, status: _Status):
+    def __init__(self, args: argparse.Namespace, executor, started: float, status: Status):
         self.args, self.executor, self.started, self.status = args, executor, started, status
 
     def add_to(self, answer: dict, result) -> bool:
@@ -273,7 +174,7 @@ class _Certification:
             part.update({"certificate": None, "certificate_unavailable": INTERRUPTED_CERTIFICATE})
         for part, directory, enumeration, what in parts:
             try:
-                part.update(_in_a_thread(lambda: self.make(result, directory, enumeration=enumeration, what=what)))
+                part.update(_in_a_thread(functools.partial(self.make, result, directory, enumeration=enumeration, what=what)))
             except KeyboardInterrupt:
                 # The maker stages the certificate beside the directory, and its thread is
                 # left to end with the process: its staging is cleared now and, as it may
