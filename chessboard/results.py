@@ -12,6 +12,11 @@ from chessdom.chessboard.problems import PlacementProblem
 from chessdom.chessboard.render import render_svg, render_text
 from chessdom.chessboard.squares import parse_squares
 
+COMPILE_TIME_SHOWN = 1.0
+"""Seconds of ``solver.params.compile_time`` from which the text says them: loading the
+native search's compiled kernels from numba's cache takes about 0.3 s, compiling them
+on the first run after installing about 10 s."""
+
 
 class Status(str, Enum):
     OPTIMAL = "optimal"  # value proved optimal
@@ -95,8 +100,20 @@ class PlacementResult:
         """One line: the problem, the value and how far it is proved."""
         if self.value is None:
             return f"{self.problem}: {self.status.value}, no placement found"
-        proved = "optimal" if self.optimal else f"{self.status.value}, bounds {self.lower_bound}…{self.upper_bound}"
-        return f"{self.problem} = {self.value} ({proved})"
+        if self.optimal:
+            return f"{self.problem} = {self.value} (optimal)"
+        lower, upper = self._bounds_shown()
+        maximize = self.problem.objective.maximize
+        unproved = self.upper_bound if maximize else self.lower_bound
+        trivial = "" if unproved is not None else f"; nothing proved beyond the trivial {upper if maximize else lower}"
+        return f"{self.problem} = {self.value} ({self.status.value}, bounds {lower}…{upper}{trivial})"
+
+    def _bounds_shown(self) -> tuple[int, int]:
+        """The bounds as numbers: one nothing proved is the trivial one (at least one piece;
+        at most one on every square), as ``None`` means nothing to a reader."""
+        lower = 1 if self.lower_bound is None else self.lower_bound
+        upper = self.problem.board.num_squares if self.upper_bound is None else self.upper_bound
+        return lower, upper
 
     def _squares(self) -> list[int]:
         return parse_squares(self.problem.board, self.placement)
@@ -106,9 +123,15 @@ class PlacementResult:
         if self.placement:
             lines += [render_text(self.problem.board, self.problem.piece, self._squares()), ""]
             lines.append(f"placement: {' '.join(self.placement)}")
-        lines.append(f"lower bound: {self.lower_bound}  upper bound: {self.upper_bound}  verified: {self.verified}")
+        lower, upper = (shown if bound is not None else f"{shown} (trivial: nothing proved)"
+                        for bound, shown in zip((self.lower_bound, self.upper_bound), self._bounds_shown()))
+        lines.append(f"lower bound: {lower}  upper bound: {upper}  verified: {self.verified}")
         lines.append(f"proof: {self.proof or 'none'}")
         lines.append(f"solver: {self.solver.name} {self.solver.version}  wall time: {self.wall_time:.3f} s")
+        # The first solve after installing compiles the native search first: apart, and
+        # said only when it is more than loading the compiled code (about 0.3 s).
+        if (compile_time := self.solver.params.get("compile_time") or 0) >= COMPILE_TIME_SHOWN:
+            lines[-1] += f" (and {compile_time:.1f} s compiling the native search before it)"
         if self.literature is not None:
             agrees = {True: "agrees", False: "DISAGREES", None: "nothing to compare"}[self.literature.agrees]
             lines.append(f"literature: {self.literature.value} ({self.literature.source}; {agrees})")

@@ -196,8 +196,10 @@ def _run(covers, excludes, full, k, sets, list_rows, node_limit, seconds, node=N
     answer = []
     thread = threading.Thread(target=lambda: answer.append(_search(*arguments)), daemon=True)
     thread.start()
-    thread.join(max(seconds, 0.0))
-    stop[0] = 1
+    try:
+        thread.join(max(seconds, 0.0))
+    finally:  # Ctrl-C in the join stops the search too, rather than leave it running
+        stop[0] = 1
     thread.join()
     if not answer:
         raise RuntimeError("the branch-and-bound search ended without an answer")

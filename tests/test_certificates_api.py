@@ -58,8 +58,10 @@ def test_without_certify_the_answer_has_no_certificate_fields(client):
 def test_unknown_and_malformed_certificate_ids(client):
     assert client.get("/certificates/" + "0" * 32).status_code == 404
     assert client.get("/certificates/" + "0" * 32 + "/proof.drat").status_code == 404
-    response = client.get("/certificates/not-an-id")
-    assert response.status_code == 422 and response.content_type == "application/problem+json"
+    for malformed in ("not-an-id", "nope", "0" * 31):
+        response = client.get("/certificates/" + malformed)
+        assert response.status_code == 404 and response.content_type == "application/problem+json"
+        assert repr(malformed) in response.get_json()["detail"]
 
 
 def test_certify_must_be_a_boolean(client):

@@ -42,12 +42,14 @@ def test_eight_queens_need_five_to_dominate(capsys):
     assert len(answer["placement"]) == 5
 
 
-def test_solve_json_is_the_service_answer_shape(capsys):
+def test_solve_json_is_the_service_answer_shape(capsys, client):
     _, out, _ = run(capsys, "solve", "knight", "4", "--json")
-    assert set(json.loads(out)) == {
+    served = client.post("/domination", json={"size": 4, "piece": "knight"}).get_json()
+    assert set(json.loads(out)) == set(served) == {
         "problem", "status", "value", "lower_bound", "upper_bound", "optimal", "placement",
-        "verified", "proof", "solver", "wall_time", "literature", "count",
+        "verified", "proof", "solver", "wall_time", "literature", "count", "cached",
     }
+    assert json.loads(out)["cached"] is False
 
 
 def test_solve_text_shows_the_board_the_numbers_and_the_literature(capsys):

@@ -19,7 +19,7 @@ import pytest
 from chessdom import library, models, native_search, solve_nqueens, solve_placement
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, parse_squares, render_svg, render_text
 from chessdom.chessboard.board import MAX_SIDE as BOARD_MAX_SIDE
-from chessdom.cli.solve import StatusWords
+from chessdom.cli.status import StatusWords
 from chessdom.native_search.nqueens import MAX_KERNEL_SIZE
 from chessdom.scripts.sweep.options import OptionError, sweep_options
 
@@ -174,21 +174,19 @@ def test_json_needs_no_extra(tmp_path):
 QUEENS_13 = PlacementProblem(Board.square(13), Piece.QUEEN, Objective.DOMINATION)
 
 
-def test_no_placement_is_shown_before_the_greedy_baseline_and_then_the_better_one():
-    words = StatusWords(QUEENS_13)
-    assert words.update({"lower_bound": 5, "upper_bound": 130}) == "bounds 5…?"
+def test_the_first_placement_a_watcher_sees_is_the_greedy_baselines_and_none_is_worse():
+    snapshots = []
+    solve_placement("queen", 13, solver="sat", time_limit=3, on_progress=snapshots.append)
     greedy = native_search.greedy_placement(QUEENS_13).value
-    assert words.found_baseline(greedy) == f"bounds 5…{greedy}"
-    assert words.update({"lower_bound": 6, "upper_bound": greedy - 1}) == f"bounds 6…{greedy - 1}"
+    uppers = [snapshot["upper_bound"] for snapshot in snapshots]
+    assert uppers[0] == greedy and all(upper <= greedy for upper in uppers)
 
 
 def test_a_bound_of_every_square_is_no_bound():
     words = StatusWords(QUEENS_13)
-    words.found_baseline(None)  # as when the greedy finds nothing (total domination, some boards)
     assert words.update({"lower_bound": None, "upper_bound": 169}) == "bounds ?…?"
     independence = StatusWords(PlacementProblem(Board.square(8), Piece.QUEEN, Objective.INDEPENDENCE))
-    independence.found_baseline(6)
-    assert independence.update({"lower_bound": 5, "upper_bound": 64, "cubes_total": 4, "cubes_done": 1}) == \
+    assert independence.update({"lower_bound": 6, "upper_bound": 64, "cubes_total": 4, "cubes_done": 1}) == \
         "bounds 6…?, cubes 1/4"
 
 

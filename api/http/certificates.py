@@ -40,7 +40,9 @@ CHECKER_RETRY_SECONDS = 60
 
 
 class CertificatePath(BaseModel):
-    certificate_id: Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")]
+    # Any id up to the length a job's takes: one that cannot exist (``nope``) is simply not
+    # found, a 404 naming it, as ``/jobs/nope`` is — the store knows what an id looks like.
+    certificate_id: Annotated[str, Field(max_length=64)]
 
 
 class Manifest(BaseModel):

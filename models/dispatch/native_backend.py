@@ -26,9 +26,33 @@ from chessdom.models.encodings.symmetry_breaking import orbit_size
 NAME = "branch-and-bound"
 # native_search is imported where it is used: it loads numba, 0.18 s of every start of
 # chessdom.models (measured with -X importtime), which a SAT or CP-SAT solve never needs.
+UNLIMITED_SECONDS = 365 * 24 * 3600.0
+"""The time limit a search given none is given: the compiled search reads no signals, and
+only one that has a limit runs in a thread of its own, which leaves the calling thread free
+to take Ctrl-C (inline, γ(Q_14) went on for 50 s after it)."""
 STOPPING_SECONDS = 2.0
 """How long past the time limit the parts running are waited for: each stops itself at the
 limit (the flag its search reads) and hands back what it listed; past this it is canceled."""
+
+
+_COMPILED: list[bool] = []  # one entry once this process holds the kernels' machine code
+
+
+def compile_kernels() -> float:
+    """Seconds spent making the search's numba kernels ready in this process — compiled
+    on the first run after installing (measured 9.6 s, reported before as the solve's
+    wall time), loaded from numba's cache after it (about 0.3 s) — by one search of the
+    4×4 board, optimum and count, as the service's warm workers do
+    (:mod:`chessdom.api.runtime.warm`); 0.0 once they are ready."""
+    if _COMPILED:
+        return 0.0
+    began = time.perf_counter()
+    from chessdom.chessboard import Board, Objective, Piece
+    from chessdom.native_search import branch_and_bound
+
+    branch_and_bound(PlacementProblem(Board.square(4), Piece.QUEEN, Objective.DOMINATION), count=True)
+    _COMPILED.append(True)
+    return round(time.perf_counter() - began, 3)
 
 
 def solve_branch_and_bound(problem: PlacementProblem, *, time_limit: float | None = None,
@@ -42,7 +66,8 @@ def solve_branch_and_bound(problem: PlacementProblem, *, time_limit: float | Non
                 on_event(event)
             yield event
 
-    return outcome_of(reported(optimum_events(problem, time_limit)), solver_name=NAME, solver_version=VERSION,
+    events = optimum_events(problem, UNLIMITED_SECONDS if time_limit is None else time_limit)
+    return outcome_of(reported(events), solver_name=NAME, solver_version=VERSION,
                       params={"bound": "degree"})
 
 
@@ -64,7 +89,8 @@ def count_by_branch_and_bound(problem: PlacementProblem, value: int, *, time_lim
     from chessdom.native_search.subtree_count import subtree_parts
 
     if executor is None and state_dir is None:
-        return count_optimal(problem, value, representatives=representatives, time_limit=time_limit)
+        return count_optimal(problem, value, representatives=representatives,
+                             time_limit=UNLIMITED_SECONDS if time_limit is None else time_limit)
     parts = subtree_parts(problem, value)
     state = None if state_dir is None else branch_and_bound_state(state_dir, problem, value, [p.key for p in parts])
     listed = _Listed(problem, value)

@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from chessdom.chessboard import (
-    PlacementProblem, PlacementResult, SolutionCount, SolverInfo, Status, check_placement, square_names,
+    PlacementProblem, PlacementResult, SolutionCount, SolverInfo, Status, check_placement, parse_squares, square_names,
 )
 from chessdom.models.counting.count import count_placements
 from chessdom.models.counting.state import BRANCH_AND_BOUND_LISTER, recorded_lister
@@ -25,12 +25,13 @@ from chessdom.models.dispatch.arguments import CountOptions, CubeOptions, SolveO
 from chessdom.models.dispatch.auto_rules import auto_rule
 from chessdom.models.dispatch.literature import literature_count, literature_value
 from chessdom.models.dispatch.live_bounds import LiveBounds
-from chessdom.models.dispatch.native_backend import count_by_branch_and_bound, solve_branch_and_bound
+from chessdom.models.dispatch.native_backend import compile_kernels, count_by_branch_and_bound, solve_branch_and_bound
 from chessdom.models.dispatch.theorems import TheoremBound, theorem_bound
 from chessdom.models.encodings.backend_answer import Outcome
 from chessdom.models.encodings.cpsat import CpSatParams, solve_cpsat
 from chessdom.models.encodings.mip import MipParams, solve_mip
 from chessdom.models.encodings.sat import SatParams, solve_sat
+from chessdom.native_search import greedy_placement
 
 COUNT_ON_WORKERS_FROM = 13 * 13
 """From this many squares a count lists its parts on the cube workers, whatever backend
@@ -111,23 +112,54 @@ def solve_with(problem: PlacementProblem, options: SolveOptions, *, count: Count
     count) and where cubes run."""
     check_solve_arguments(problem, options, count)
     cubes = cubes or CubeOptions()
-    started = time.perf_counter()
     theorem = theorem_bound(problem) if options.use_theorems else None
     backend, auto = _backend(problem, options.solver, cubes.executor, theorem)
+    # Before the solve's clock: the first solve after installing compiles for seconds.
+    compile_time = compile_kernels() if backend == "bnb" else None
+    started = time.perf_counter()
     # Watched even when nobody asked for progress: a backend stopped by its time limit may
     # end on less than it proved on the way (the cubes, on their warm start's bounds).
     live = LiveBounds(problem, on_progress)
+    baseline = _baseline(problem, live)
     with _CubeWorkers(cubes.executor, cubes.workers) as workers:
         cube_executor = workers.executor() if backend == "cubes" else None
         outcome = _optimise(problem, backend, replace(options, time_limit=_left(options.time_limit, started)),
                             theorem, live, (cube_executor, cubes.budget))
-        outcome = _checked(problem, outcome, live.proved(), theorem, auto)
-        result = _result(problem, outcome, backend, options.seed, time.perf_counter() - started)
+        outcome = _checked(problem, _with_baseline(problem, outcome, baseline), live.proved(), theorem, auto)
+        result = _result(problem, outcome, backend, options.seed, time.perf_counter() - started, compile_time)
         if count is not None and result.optimal:
             counted = _count(problem, result, backend, workers, live, _left(options.time_limit, started), count,
                              on_progress is not None)
             result = replace(result, count=literature_count(problem, counted))
     return replace(result, wall_time=time.perf_counter() - started)
+
+
+def _baseline(problem: PlacementProblem, live: LiveBounds) -> PlacementResult | None:
+    """The greedy or constructive placement (:func:`~chessdom.native_search.greedy_placement`,
+    milliseconds below 40×40, at most about 3 s at 64×64), told to ``live`` first: a solve
+    stopped before its backend found as good a placement answers with it (γ(Q_40) in 3 s
+    found none better than every square; the greedy finds 25), and a watcher never sees a
+    first placement worse than it. None when it finds none (total domination where a
+    square is attacked from nowhere)."""
+    baseline = greedy_placement(problem)
+    if baseline.value is None:
+        return None
+    live(("solution", parse_squares(problem.board, baseline.placement)))
+    return baseline
+
+
+def _with_baseline(problem: PlacementProblem, outcome: Outcome, baseline: PlacementResult | None) -> Outcome:
+    """``outcome`` with the baseline's placement where the backend found none as good
+    (checked again by :func:`_verify`, as every placement is); ``solver.params`` then
+    names where the placement came from."""
+    if baseline is None or outcome.infeasible:
+        return outcome
+    value = outcome.value
+    if value is not None and (value >= baseline.value if problem.objective.maximize else value <= baseline.value):
+        return outcome
+    rule = baseline.solver.params["rule"]
+    return replace(outcome, placement=tuple(parse_squares(problem.board, baseline.placement)),
+                   params={**outcome.params, "placement_from": f"{baseline.solver.name} ({rule})"})
 
 
 def _left(time_limit: float | None, started: float) -> float | None:
@@ -266,10 +298,15 @@ def _verify(problem: PlacementProblem, outcome: Outcome) -> None:
         )
 
 
-def _result(problem: PlacementProblem, outcome: Outcome, backend: str, seed: int, wall_time: float) -> PlacementResult:
+def _result(problem: PlacementProblem, outcome: Outcome, backend: str, seed: int, wall_time: float,
+            compile_time: float | None) -> PlacementResult:
+    """The result of ``outcome``; ``compile_time``: the seconds the native search's kernels
+    took to be ready before the solve's clock started (None: no kernels used)."""
     params = dict(outcome.params, backend=backend)
     if backend in ("cpsat", "mip"):
         params["seed"] = seed
+    if compile_time is not None:
+        params["compile_time"] = compile_time
     info = SolverInfo(outcome.solver_name, outcome.solver_version, params)
     if outcome.infeasible:
         status = Status.INFEASIBLE

@@ -4,6 +4,7 @@ one-line usage errors, and how answers are printed."""
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 
 from chessdom import library
@@ -20,6 +21,30 @@ class UsageError(Exception):
 
 
 class Parser(argparse.ArgumentParser):
+    """One-line usage errors; an unknown option is told the nearest known one (argparse
+    before Python 3.14 suggests nothing, where the HTTP service does)."""
+
+    def __init__(self, *args, **kwargs):
+        self.option_names: list[str] = []  # before argparse adds --help
+        super().__init__(*args, **kwargs)
+
+    def add_argument(self, *args, **kwargs):
+        action = super().add_argument(*args, **kwargs)
+        self.option_names += action.option_strings
+        return action
+
+    def parse_known_args(self, args=None, namespace=None):
+        # A subcommand's parser is asked here too, and knows its own options: it tells
+        # the suggestion itself rather than leaving the unknown ones to the root parser.
+        namespace, extras = super().parse_known_args(args, namespace)
+        unknown = [extra for extra in extras if extra.startswith("--")]
+        if unknown:
+            suggestions = [f"{extra.split('=')[0]} → did you mean {match[0]}?" for extra in unknown
+                           if (match := difflib.get_close_matches(extra.split("=")[0], self.option_names, 1))]
+            if suggestions:
+                self.error(f"unrecognized arguments: {' '.join(extras)} ({'; '.join(suggestions)})")
+        return namespace, extras
+
     def error(self, message: str):
         # One line, not the usage block: the message names the argument, --help has the rest.
         self.exit(USAGE_ERROR, f"{self.prog}: error: {message}\n")

@@ -4,24 +4,118 @@ certified into a directory."""
 from __future__ import annotations
 
 import argparse
-import contextlib
+import atexit
+import functools
 import os
+import shutil
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
 
-from tqdm import tqdm
-
-from chessdom import library, models, native_search
+from chessdom import library, models
 from chessdom.chessboard import PLACEMENT_VARIANTS, Piece, PlacementProblem
-from chessdom.models.certificates import MAX_PROOF_BYTES
+from chessdom.models.certificates import MAX_PROOF_BYTES, staging_directory
 from chessdom.processes.executors import open_executor
 
 from chessdom.cli.arguments import UsageError, add_board, add_json, integer, print_json, time_limit
+from chessdom.cli.status import Status, live_status
+
+INTERRUPTED = 130
+"""The exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report it."""
+
 
 def _solve(args: argparse.Namespace) -> int:
+    _check_arguments(args)
+    certify = args.certify is not None
+    try:
+        result, answer = _solve_and_certify(args)
+        interrupted = False
+    except _Interrupted as stop:
+        if stop.answer is None:
+            _tell(args, stop.words)
+            return INTERRUPTED
+        result, answer, interrupted = stop.result, stop.answer, True
+    if args.representatives is not None and result.count is not None:
+        with open(args.representatives, "w", encoding="utf-8") as out:
+            out.writelines(" ".join(squares) + "\n" for squares in result.count.representatives)
+    if args.json:
+        print_json(answer)
+    elif not certify:
+        print(result)
+    else:  # the answer was printed as soon as it was proved
+        _print_certificate(answer, "certificate")
+        if answer.get("count") is not None:
+            _print_certificate(answer["count"], "count certificate")
+    if interrupted:
+        return INTERRUPTED
+    # A script that asked for a certificate should not go on without one.
+    wanted = [answer] + ([answer["count"]] if certify and answer.get("count") is not None else [])
+    certified = not certify or all((part["certificate"] or {}).get("checked", False) for part in wanted)
+    return 0 if certified else 1
+
+
+class _Interrupted(Exception):
+    """Ctrl-C, raised through the executor's block so that nobody waits for its calls (a
+    pool left by an exception kills its workers): what to tell of a solve it stopped, or
+    the result and answer proved before it stopped a certificate."""
+
+    def __init__(self, words: str, result=None, answer: dict | None = None):
+        super().__init__(words)
+        self.words, self.result, self.answer = words, result, answer
+
+
+def _solve_and_certify(args: argparse.Namespace) -> tuple:
+    """The result and its answer, certified where asked; raises :class:`_Interrupted`."""
+    started = time.monotonic()
+    problem = PlacementProblem(args.size, Piece(args.piece), PLACEMENT_VARIANTS[args.variant])
+    with open_executor(args.scheduler, args.workers) as executor, live_status(problem) as status:
+        try:
+            result = _solved(args, executor, status)
+        except KeyboardInterrupt:
+            raise _Interrupted(f"{problem}: interrupted, {status.words.interrupted()}") from None
+        answer = result.to_dict()
+        answer["cached"] = False  # as the service says of an answer it solved afresh
+        if args.representatives is None and answer.get("count"):
+            answer["count"]["representatives"] = None
+        if args.certify is not None and not _Certification(args, executor, started, status).add_to(answer, result):
+            raise _Interrupted("certificate interrupted", result, answer)
+    return result, answer
+
+
+def _solved(args: argparse.Namespace, executor, status: Status):
+    """The library's answer; raises KeyboardInterrupt at Ctrl-C (:func:`_in_a_thread`)."""
+    return _in_a_thread(lambda: library.solve_placement(
+        args.piece, args.size, variant=args.variant, solver=args.solver, time_limit=args.time_limit,
+        count=args.count, seed=args.seed, use_theorems=args.use_theorems,
+        representatives=args.representatives is not None or (args.certify is not None and args.count),
+        executor=executor, on_progress=status.show, state_dir=args.state,
+    ))
+
+
+def _in_a_thread(work: Callable[[], object]):
+    """``work()``, run in a daemon thread while this one waits: Ctrl-C then reaches this
+    thread at once, as KeyboardInterrupt, and never a solver's own handler — pysat's
+    CaDiCaL, solving in the main thread, takes SIGINT itself and jumps out of the handler
+    (once, seen here, out of a malloc, which then deadlocked the process for good). Work
+    left running ends with the process."""
+    done: Future = Future()
+
+    def run() -> None:
+        try:
+            done.set_result(work())
+        except BaseException as error:  # handed to the waiting thread, whatever it is
+            done.set_exception(error)
+
+    threading.Thread(target=run, daemon=True).start()
+    return done.result()
+
+
+def _check_arguments(args: argparse.Namespace) -> None:
+    """What argparse cannot see alone, refused before the solve (it may take hours)."""
     if args.certify is not None:
         _check_empty_directory(args.certify, "--certify")
         if args.count:
@@ -32,126 +126,12 @@ def _solve(args: argparse.Namespace) -> int:
         raise UsageError("argument --state: needs --count")
     if args.state is not None and args.state.exists() and not args.state.is_dir():
         raise UsageError(f"argument --state: {args.state} is not a directory")
-    started = time.monotonic()
-    certify = args.certify is not None
-    problem = PlacementProblem(args.size, Piece(args.piece), PLACEMENT_VARIANTS[args.variant])
-    with open_executor(args.scheduler, args.workers) as executor, _live_status(problem) as show:
-        result = library.solve_placement(
-            args.piece,
-            args.size,
-            variant=args.variant,
-            solver=args.solver,
-            time_limit=args.time_limit,
-            count=args.count,
-            seed=args.seed,
-            use_theorems=args.use_theorems,
-            representatives=args.representatives is not None or (certify and args.count),
-            executor=executor,
-            on_progress=show,
-            state_dir=args.state,
-        )
-        answer = result.to_dict()
-        if args.representatives is None and answer.get("count"):
-            answer["count"]["representatives"] = None
-        if certify:
-            certificate = _Certification(args, executor, started)
-            answer.update(certificate.make(result, args.certify))
-            if answer.get("count") is not None:
-                answer["count"].update(certificate.make(result, _count_directory(args.certify), enumeration=True))
-    if args.representatives is not None and result.count is not None:
-        with open(args.representatives, "w", encoding="utf-8") as out:
-            out.writelines(" ".join(squares) + "\n" for squares in result.count.representatives)
-    if args.json:
-        print_json(answer)
-    else:
-        print(result)
-        if certify:
-            _print_certificate(answer, "certificate")
-            if answer.get("count") is not None:
-                _print_certificate(answer["count"], "count certificate")
-    # A script that asked for a certificate should not go on without one.
-    wanted = [answer] + ([answer["count"]] if certify and answer.get("count") is not None else [])
-    certified = not certify or all((part["certificate"] or {}).get("checked", False) for part in wanted)
-    return 0 if certified else 1
 
 
-@contextlib.contextmanager
-def _live_status(problem: PlacementProblem):
-    """A status line on stderr while the solve runs — the bounds proved and found so far,
-    the cubes or count parts done — shown on a terminal only (a long proof otherwise says
-    nothing for an hour), and gone when the answer is printed."""
-    with tqdm(file=sys.stderr, disable=None, leave=False, desc="solving",
-              bar_format="{desc} [{elapsed}]{postfix}") as status:
-        words = StatusWords(problem)
-        stopped = threading.Event()
-        ticking = threading.Thread(target=_tick, args=(status, stopped), daemon=True)
-        ticking.start()
-        if not status.disable:
-            # Beside the solve, not before it: the baseline takes seconds on the largest boards.
-            threading.Thread(target=_show_baseline, args=(status, words), daemon=True).start()
-        try:
-            yield lambda snapshot: status.set_postfix_str(words.update(snapshot))
-        finally:
-            stopped.set()
-            ticking.join()
-
-
-def _tick(status: tqdm, stopped: threading.Event) -> None:
-    """Redraw each second, so the clock runs while no bound moves (for minutes, at the frontier)."""
-    while not stopped.wait(1.0):
-        status.refresh()
-
-
-def _show_baseline(status: tqdm, words: StatusWords) -> None:
-    status.set_postfix_str(words.found_baseline(native_search.greedy_placement(words.problem).value))
-
-
-class StatusWords:
-    """What the status line says. A solver's first placements can fill most of the board
-    (the SAT descent starts from every square: γ(Q13) read 5…130), which bounds nothing; so
-    no placement is shown before the greedy baseline's, found in milliseconds (seconds on
-    the largest boards), and then the better of the two. A bound no tighter than the number
-    of squares is never shown."""
-
-    def __init__(self, problem: PlacementProblem):
-        self.problem = problem
-        self.snapshot: dict = {}
-        self.baseline_known = False
-        self.baseline: int | None = None
-
-    def update(self, snapshot: dict) -> str:
-        self.snapshot = snapshot
-        return str(self)
-
-    def found_baseline(self, value: int | None) -> str:
-        """``value``: the greedy placement's size, or None when it found none."""
-        self.baseline, self.baseline_known = value, True
-        return str(self)
-
-    def __str__(self) -> str:
-        snapshot = self.snapshot
-        lower, upper = snapshot.get("lower_bound"), snapshot.get("upper_bound")
-        if self.problem.objective.maximize:
-            lower = self._found(lower)
-        else:
-            upper = self._found(upper)
-        if upper is not None and upper >= self.problem.board.num_squares:
-            upper = None
-        words = [f"bounds {'?' if lower is None else lower}…{'?' if upper is None else upper}"]
-        if snapshot.get("cubes_total"):
-            words.append(f"cubes {snapshot['cubes_done']}/{snapshot['cubes_total']}")
-        if snapshot.get("count_parts_total"):
-            words.append(f"count parts {snapshot['count_parts_done']}/{snapshot['count_parts_total']}")
-        return ", ".join(words)
-
-    def _found(self, solver_found: int | None) -> int | None:
-        """The size of the best placement found, the solver's or the baseline's."""
-        if not self.baseline_known:
-            return None
-        found = [size for size in (solver_found, self.baseline) if size is not None]
-        if not found:
-            return None
-        return max(found) if self.problem.objective.maximize else min(found)
+def _tell(args: argparse.Namespace, line: str) -> None:
+    """A line for the reader: on stdout beside the text answer, on stderr beside JSON
+    (whose stdout a script reads as one JSON document)."""
+    print(line, file=sys.stderr if args.json else sys.stdout, flush=True)
 
 
 def _count_directory(directory: Path) -> Path:
@@ -162,7 +142,8 @@ def _count_directory(directory: Path) -> Path:
 def _print_certificate(part: dict, what: str) -> None:
     certificate = part["certificate"]
     if certificate is None:
-        print(f"{what} unavailable: {part['certificate_unavailable']}")
+        reason = part["certificate_unavailable"]
+        print(f"{what}: {reason}" if reason == INTERRUPTED_CERTIFICATE else f"{what} unavailable: {reason}")
         return
     check = certificate["checker"]
     status = f"checked by {check['name']} {check['version']} ({check['engine']}) in {check['seconds']:.2f} s" \
@@ -172,12 +153,38 @@ def _print_certificate(part: dict, what: str) -> None:
 
 
 class _Certification:
-    """Certificates into directories, sharing the solve's time limit and cube executor."""
+    """Certificates into directories, sharing the solve's time limit and cube executor;
+    the proved answer is printed before them (a certificate can take minutes: γ(Q_13)'s
+    112 s after a 1.7 s proof), their states shown on the status line, and Ctrl-C keeps
+    the answer."""
 
-    def __init__(self, args: argparse.Namespace, executor, started: float):
-        self.args, self.executor, self.started = args, executor, started
+    def __init__(self, args: argparse.Namespace, executor, started: float, status: Status):
+        self.args, self.executor, self.started, self.status = args, executor, started, status
 
-    def make(self, result, directory: Path, *, enumeration: bool = False) -> dict:
+    def add_to(self, answer: dict, result) -> bool:
+        """Certify ``result`` into ``answer`` (the bound's certificate, then the count's);
+        False when Ctrl-C stopped it, nothing then written."""
+        args = self.args
+        if not args.json:
+            self.status.write(str(result))
+        parts = [(answer, args.certify, False, "bound")]
+        if answer.get("count") is not None:
+            parts.append((answer["count"], _count_directory(args.certify), True, "count"))
+        for part, *_ in parts:  # what stands where Ctrl-C stops them
+            part.update({"certificate": None, "certificate_unavailable": INTERRUPTED_CERTIFICATE})
+        for part, directory, enumeration, what in parts:
+            try:
+                part.update(_in_a_thread(functools.partial(self.make, result, directory, enumeration=enumeration, what=what)))
+            except KeyboardInterrupt:
+                # The maker stages the certificate beside the directory, and its thread is
+                # left to end with the process: its staging is cleared now and, as it may
+                # have been making it still, again as the process ends.
+                shutil.rmtree(staging_directory(directory), ignore_errors=True)
+                atexit.register(shutil.rmtree, staging_directory(directory), ignore_errors=True)
+                return False
+        return True
+
+    def make(self, result, directory: Path, *, enumeration: bool, what: str) -> dict:
         """Certify into ``directory``, which appears only when the certificate is complete."""
         from chessdom.models.certificates import CertificateUnavailable, CertifyOptions, make_certificate
 
@@ -185,17 +192,25 @@ class _Certification:
         remaining = None if args.time_limit is None else args.time_limit - (time.monotonic() - self.started)
         options = CertifyOptions(time_limit=remaining, max_proof_bytes=args.max_proof_mb * 2**20,
                                  workers=args.workers or 1)
+        began = time.monotonic()
+        self.status.certifying(what, {"state": "making"})
         try:
-            made = make_certificate(result, directory, options, executor=self.executor, enumeration=enumeration)
+            made = make_certificate(result, directory, options, executor=self.executor, enumeration=enumeration,
+                                    on_progress=lambda state: self.status.certifying(what, state))
         except CertificateUnavailable as reason:
             return {"certificate": None, "certificate_unavailable": str(reason)}
         except OSError as error:
             raise UsageError(f"argument --certify: {error.strerror or error}: {error.filename or directory}") from None
         return {
             "certificate": {"directory": str(directory), "claim": made.claim, "cubes": made.cubes,
-                            "checked": made.checked, "checker": made.checker},
+                            "checked": made.checked, "checker": made.checker,
+                            # as the service's: what it took after the solve, proof logging and the check
+                            "seconds": round(time.monotonic() - began, 3)},
             "certificate_unavailable": None,
         }
+
+
+INTERRUPTED_CERTIFICATE = "interrupted (Ctrl-C): nothing written"
 
 
 def _check_empty_directory(path: Path, argument: str) -> None:
@@ -223,7 +238,11 @@ def add_solve(commands) -> None:
         description="The fewest pieces that dominate a board (or, with --variant independence, the most "
                     "that do not attack each other), with a placement the independent checker verified, how the "
                     "bound was proved, and the published value beside it. On a terminal, a status line on stderr "
-                    "shows the bounds proved and found so far while the solve runs.",
+                    "shows the bounds proved and found so far while the solve runs, then each certificate's state. "
+                    "A solve stopped by its time limit answers with the best placement found, at worst the greedy "
+                    "baseline's; Ctrl-C prints the bounds so far and the best placement (exit status 130). The "
+                    "first solve after installing compiles the native search first, reported apart from the "
+                    "solve's wall time.",
     )
     parser.add_argument("piece", metavar="PIECE", type=str.lower, choices=tuple(p.value for p in Piece),
                         help="one of " + ", ".join(p.value for p in Piece))
@@ -243,7 +262,8 @@ def add_solve(commands) -> None:
                         help="write a certificate of the bound into DIR (new or empty): formula.cnf, manifest.json and "
                              "proof.drat (or cubes.txt, cube proofs and a cover proof), checked by the independent "
                              "checker; with --count, also a certificate of the count and its classes into DIR-count; "
-                             "exit status 1 when one is not made")
+                             "the answer is printed as soon as it is proved, before its certificate; exit status 1 "
+                             "when one is not made, 130 when Ctrl-C stops it (the answer kept, nothing written)")
     parser.add_argument("--max-proof-mb", type=integer(1), default=MAX_PROOF_BYTES // 2**20, metavar="MB",
                         help="with --certify: split a refutation into cubes when one proof would grow past this, "
                              "each cube's proof under it; default %(default)s")

@@ -136,6 +136,9 @@ def child_main(output_fd: int) -> None:
     """The child's side (its death signal is set already): run each generator sent, stream
     its events, end at its deadline should the parent not, and exit when the input closes."""
     requests = FrameReader(0)
+    # Ctrl-C reaches the whole process group: it is the parent's to act on, which kills
+    # this child (or its death signal does), not a traceback of this one's on the terminal.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGALRM, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
     while True:
