@@ -27,6 +27,7 @@ from chessdom.certificates.manifest import Manifest, read_manifest
 from chessdom.certificates.rebuilt import same_formula
 from chessdom.certificates.refutation import POLICY, REVISION, Refutation, check_refutation, refutation
 from chessdom.certificates.regions import RegionError
+from chessdom.certificates.tree import tree_step
 from chessdom.certificates.unsolvable import claim_of_none, empty_clause, unmet_square
 from chessdom.certificates.verdict import Verdict
 from chessdom.certificates.version3 import fewer_step, region_refutations, regions_step
@@ -86,6 +87,8 @@ def check_certificate(directory: str | Path, engine: str = "native", executor: E
                  _refutations)
         if manifest.no_solution:
             steps = (claim_of_none, _hashes, empty_clause)
+        elif manifest.tree_nodes is not None:
+            steps = (_bound_and_claim, _hashes, _placements, _witness, tree_step)
         verdict.ok = all(step(manifest, context, verdict) for step in steps)
     finally:
         verdict.seconds = round(time.perf_counter() - started, 3)

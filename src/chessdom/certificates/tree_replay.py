@@ -14,14 +14,28 @@ POSITION, SETS, ERROR, ERROR_AT = 0, 1, 2, 3
 TRUNCATED, COVERED, NOT_COVERED, BOUND_HOLDS, HAS_CANDIDATE, DOMINATED, TOO_DEEP = 1, 2, 3, 4, 5, 6, 7
 
 
+@njit(cache=True, inline="always")
+def _bits(x):
+    """The set bits of a 64-bit word (Hacker's Delight, 5-2)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
 @njit(cache=True)
 def _count(row):
     total = 0
     for w in range(row.shape[0]):
-        x = row[w]
-        while x:
-            x &= x - np.uint64(1)
-            total += 1
+        total += _bits(row[w])
+    return total
+
+
+@njit(cache=True)
+def _common(a, b):
+    total = 0
+    for w in range(a.shape[0]):
+        total += _bits(a[w] & b[w])
     return total
 
 
@@ -40,12 +54,16 @@ def _fail(state, error, at):
 def _bound_fails(covers, undominated, allowed, left):
     """Whether the ``left`` largest numbers of undominated squares one allowed square
     dominates add up to less than the undominated count."""
-    gains = np.zeros(covers.shape[0], np.int64)
+    largest = np.zeros(left + 1, np.int64)  # kept in descending order; the last slot spare
     for c in range(covers.shape[0]):
         if _member(allowed, c):
-            gains[c] = _count(covers[c] & undominated)
-    largest = np.sort(gains)[::-1][:left]
-    return largest.sum() < _count(undominated)
+            gain = _common(covers[c], undominated)
+            j = left
+            while j > 0 and largest[j - 1] < gain:
+                largest[j] = largest[j - 1]
+                j -= 1
+            largest[j] = gain
+    return largest[:left].sum() < _count(undominated)
 
 
 @njit(cache=True)
@@ -56,7 +74,7 @@ def _ordered(covers, dominators, undominated, allowed, vertex):
     keys = []
     for c in range(squares):
         if _member(allowed, c) and _member(dominators[vertex], c):
-            keys.append((squares - _count(covers[c] & undominated)) * squares + c)
+            keys.append((squares - _common(covers[c], undominated)) * squares + c)
     if len(keys) == 0:
         return np.zeros(0, np.int64)
     return np.sort(np.array(keys)) % squares
