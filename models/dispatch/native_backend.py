@@ -31,18 +31,54 @@ STOPPING_SECONDS = 2.0
 limit (the flag its search reads) and hands back what it listed; past this it is canceled."""
 
 
+_RECORDING = [0]
+"""How many :func:`recording_trees` are open: a count, not a context variable, because the
+dispatcher may solve on a thread of its own."""
+_KEPT: dict[tuple[PlacementProblem, int], np.ndarray] = {}
+KEPT_TREES = 4
+"""Trees kept for a certificate to take, the oldest forgotten past this many (γ(Q_13) ≤ 6's is 2 MB)."""
+
+
+@contextlib.contextmanager
+def recording_trees():
+    """Within it, each branch-and-bound solve keeps the tree of its last refutation for
+    :func:`kept_tree` (a certified solve: the certificate is the answering search's own
+    tree); outside it the search is compiled without writing one."""
+    _RECORDING[0] += 1
+    try:
+        yield
+    finally:
+        _RECORDING[0] -= 1
+
+
+def kept_tree(problem: PlacementProblem, bound: int) -> np.ndarray | None:
+    """The tree a solve within :func:`recording_trees` wrote refuting ``bound`` pieces for
+    ``problem``, taken (it is kept once), or None."""
+    return _KEPT.pop((problem, bound), None)
+
+
+def _keep(problem: PlacementProblem, bound: int, tree: np.ndarray) -> None:
+    _KEPT[(problem, bound)] = tree
+    while len(_KEPT) > KEPT_TREES:
+        del _KEPT[next(iter(_KEPT))]
+
+
 def solve_branch_and_bound(problem: PlacementProblem, *, time_limit: float | None = None,
                            on_event: Callable[[tuple], None] | None = None) -> Outcome:
-    """The optimum of ``problem`` by branch-and-bound, or what it proved within ``time_limit``."""
+    """The optimum of ``problem`` by branch-and-bound, or what it proved within ``time_limit``;
+    within :func:`recording_trees` its last refutation's tree is kept."""
     from chessdom.native_search.branch_and_bound import VERSION, optimum_events
 
     def reported(events):
         for event in events:
+            if event[0] == "tree":
+                _keep(problem, event[1], event[2])
+                continue
             if on_event is not None:
                 on_event(event)
             yield event
 
-    return outcome_of(reported(optimum_events(problem, time_limit)), solver_name=NAME, solver_version=VERSION,
+    return outcome_of(reported(optimum_events(problem, time_limit, trees=_RECORDING[0] > 0)), solver_name=NAME, solver_version=VERSION,
                       params={"bound": "degree"})
 
 

@@ -1,0 +1,90 @@
+"""A certificate of the branch-and-bound's answer by its own search tree (contract version
+5): the preorder array its refutation of ``value − 1`` pieces wrote as it searched
+(:func:`chessdom.native_search.domination_kernel.recorded_search`), compressed into
+``tree.bin``, which the independent checker replays with its own attack rule
+(:mod:`chessdom.certificates.tree`). No formula and no second search: a solve within
+:func:`~chessdom.models.dispatch.native_backend.recording_trees` keeps its tree for this
+module to take; a result whose tree was not kept (solved elsewhere, or not recording) has
+the same search run again, which is deterministic and writes the same tree, and the
+manifest says which (``evidence.search``: ``"kept"`` or ``"again"``)."""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+from chessdom.certificates import CONTRACT_V5, TREE, TREE_MAGIC, claim
+from chessdom.chessboard import Objective, PlacementResult
+from chessdom.models.certificates.manifest import file_entry, write_manifest
+from chessdom.models.certificates.unavailable import CertificateUnavailable
+
+FORMS = ("auto", "tree", "drat")
+"""``CertifyOptions.form``: ``tree`` for the branch-and-bound's own tree, ``drat`` for the
+CaDiCaL refutations of the contract formula, ``auto`` the tree where the branch-and-bound
+answered a minimisation."""
+TREE_SOLVER = "branch-and-bound"
+TREE_OBJECTIVES = (Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION, Objective.TOTAL_DOMINATION)
+
+
+def uses_tree(result: PlacementResult, form: str, enumeration: bool) -> bool:
+    """Whether ``result``'s certificate is its search tree; ValueError for a tree asked of
+    what the tree does not certify (a count, or independence)."""
+    if form not in FORMS:
+        raise ValueError(f"form must be one of {', '.join(FORMS)}, got {form!r}")
+    fits = not enumeration and result.problem.objective in TREE_OBJECTIVES
+    if form == "tree" and not fits:
+        raise ValueError("form: a tree certifies the bound of domination, independent or total domination, "
+                         "not a count or independence")
+    return form == "tree" or (form == "auto" and fits and result.solver.name == TREE_SOLVER)
+
+
+def search_tree(result: PlacementResult) -> tuple[np.ndarray, str]:
+    """The tree refuting ``value − 1`` pieces, and whether it was ``kept`` from the solve or
+    written by the search run ``again``."""
+    from chessdom.models.dispatch.native_backend import kept_tree
+
+    bound = result.value - 1
+    tree = kept_tree(result.problem, bound)
+    if tree is not None:
+        return tree, "kept"
+    from chessdom.native_search.branch_and_bound import search_arrays
+    from chessdom.native_search.domination_kernel import STOPPED, recorded_search
+
+    arrays = search_arrays(result.problem)
+    exists, _, stats, tree = recorded_search(arrays.covers, arrays.excludes, arrays.full, bound)
+    if exists or stats[STOPPED]:
+        raise CertificateUnavailable(f"the branch-and-bound did not refute {bound} pieces again")
+    return tree, "again"
+
+
+def write_tree_file(path: Path, tree: np.ndarray) -> None:
+    """``tree`` as the contract's ``tree.bin``: magic, node count, zlib-compressed int32."""
+    payload = zlib.compress(np.asarray(tree, "<i4").tobytes(), 6)
+    path.write_bytes(TREE_MAGIC + len(tree).to_bytes(8, "little") + payload)
+
+
+def write_tree_certificate(result: PlacementResult, staged: Path, check: Callable[[Path], dict],
+                           report: Callable[[dict], None]) -> dict:
+    """The tree certificate of ``result`` written into ``staged`` and checked by ``check``
+    (the independent checker's verdict on a directory): its manifest."""
+    if result.value is None or result.value < 1:
+        raise CertificateUnavailable("a tree refutes a bound below a placement of at least one piece")
+    report({"state": "making", "form": "tree"})
+    tree, search = search_tree(result)
+    write_tree_file(staged / TREE, tree)
+    problem, bound = result.problem.to_dict(), result.value - 1
+    manifest = {"contract": CONTRACT_V5, "problem": problem, "value": result.value, "claim": claim(problem, bound),
+                "refuted": {"bound": bound, "relation": "at most"},
+                "evidence": {"form": "tree", **file_entry(staged / TREE), "nodes": len(tree), "search": search},
+                "witness": list(result.placement),
+                "optimum": {"solver": result.solver.name, "proof": result.proof},
+                "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    write_manifest(staged, manifest)
+    report({"state": "checking"})
+    manifest["check"] = check(staged)
+    write_manifest(staged, manifest)
+    return manifest
