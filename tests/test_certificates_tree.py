@@ -30,11 +30,11 @@ def problem(n: int, piece: str = "queen", objective: str = "domination") -> Plac
     return PlacementProblem(Board.square(n), Piece(piece), Objective(objective))
 
 
-def certified(tmp_path: Path, placement: PlacementProblem, name: str = "c") -> Path:
+def certified(tmp_path: Path, placement: PlacementProblem, name: str = "c", form: str = "auto") -> Path:
     with recording_trees():
         result = solve_with(placement, SolveOptions(solver="bnb"))
     directory = tmp_path / name
-    make_certificate(result, directory)
+    make_certificate(result, directory, CertifyOptions(form=form))
     return directory
 
 
@@ -85,11 +85,11 @@ def _walk(arrays, tree, at, dominated, allowed, left, found) -> int:
     (problem(5, "amazon"), 1),
 ])
 def test_genuine_trees_verify(tmp_path, placement, value):
-    directory = certified(tmp_path, placement)
+    # one piece: the solve refuted nothing below it, and only a tree asked for is written
+    directory = certified(tmp_path, placement, form="tree" if value == 1 else "auto")
     data = manifest(directory)
     assert data["contract"] == "chessdom-certificate/5" and data["value"] == value
     assert data["check"]["checked"] and data["refuted"]["bound"] == value - 1
-    # the answer's own tree, unless the solve refuted nothing (one piece: nothing below it)
     assert data["evidence"]["search"] == ("again" if value == 1 else "kept")
     assert check_certificate(directory).ok
 
@@ -100,7 +100,7 @@ def test_the_kept_tree_is_the_one_the_search_writes_again(tmp_path):
     kept = kept_tree(result.problem, result.value - 1)
     assert kept is not None and kept_tree(result.problem, result.value - 1) is None  # taken once
     directory = tmp_path / "again"
-    make_certificate(result, directory)
+    make_certificate(result, directory, CertifyOptions(form="tree"))
     assert manifest(directory)["evidence"]["search"] == "again"
     assert np.array_equal(tree_of(directory), kept)
 
@@ -110,11 +110,17 @@ def test_a_search_not_recording_writes_no_tree():
     assert [event[1] for event in optimum_events(problem(6), trees=True) if event[0] == "tree"] == [1, 2]
 
 
-def test_form_drat_keeps_the_proofs_and_an_unknown_form_is_refused(tmp_path):
+def test_form_drat_or_a_solve_not_recording_keeps_the_proofs(tmp_path):
     with recording_trees():
         result = solve_with(problem(5), SolveOptions(solver="bnb"))
     made = make_certificate(result, tmp_path / "drat", CertifyOptions(form="drat"))
     assert manifest(tmp_path / "drat")["contract"] != "chessdom-certificate/5" and made.checked
+    make_certificate(solve_with(problem(5), SolveOptions(solver="bnb")), tmp_path / "plain")
+    assert manifest(tmp_path / "plain")["contract"] != "chessdom-certificate/5"
+
+
+def test_an_unknown_form_is_refused(tmp_path):
+    result = solve_with(problem(5), SolveOptions(solver="bnb"))
     with pytest.raises(ValueError, match="form"):
         make_certificate(result, tmp_path / "bad", CertifyOptions(form="lrat"))
 

@@ -23,9 +23,10 @@ from chessdom.models.certificates.manifest import file_entry, write_manifest
 from chessdom.models.certificates.unavailable import CertificateUnavailable
 
 FORMS = ("auto", "tree", "drat")
-"""``CertifyOptions.form``: ``tree`` for the branch-and-bound's own tree, ``drat`` for the
-CaDiCaL refutations of the contract formula, ``auto`` the tree where the branch-and-bound
-answered a minimisation."""
+"""``CertifyOptions.form``: ``tree`` for the branch-and-bound's tree (its search run again
+if the solve kept none), ``drat`` for the CaDiCaL refutations of the contract formula,
+``auto`` the tree where the solve that answered kept one (it ran within
+:func:`~chessdom.models.dispatch.native_backend.recording_trees`), else the refutations."""
 TREE_SOLVER = "branch-and-bound"
 TREE_OBJECTIVES = (Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION, Objective.TOTAL_DOMINATION)
 
@@ -35,11 +36,15 @@ def uses_tree(result: PlacementResult, form: str, enumeration: bool) -> bool:
     what the tree does not certify (a count, or independence)."""
     if form not in FORMS:
         raise ValueError(f"form must be one of {', '.join(FORMS)}, got {form!r}")
+    from chessdom.models.dispatch.native_backend import kept_tree
+
     fits = not enumeration and result.problem.objective in TREE_OBJECTIVES
     if form == "tree" and not fits:
         raise ValueError("form: a tree certifies the bound of domination, independent or total domination, "
                          "not a count or independence")
-    return form == "tree" or (form == "auto" and fits and result.solver.name == TREE_SOLVER)
+    if form != "auto" or not fits or result.solver.name != TREE_SOLVER or result.value is None:
+        return form == "tree"
+    return kept_tree(result.problem, result.value - 1, take=False) is not None
 
 
 def search_tree(result: PlacementResult) -> tuple[np.ndarray, str]:

@@ -51,10 +51,10 @@ def recording_trees():
         _RECORDING[0] -= 1
 
 
-def kept_tree(problem: PlacementProblem, bound: int) -> np.ndarray | None:
+def kept_tree(problem: PlacementProblem, bound: int, *, take: bool = True) -> np.ndarray | None:
     """The tree a solve within :func:`recording_trees` wrote refuting ``bound`` pieces for
-    ``problem``, taken (it is kept once), or None."""
-    return _KEPT.pop((problem, bound), None)
+    ``problem``, or None; taken unless not ``take`` (a certificate takes it once)."""
+    return _KEPT.pop((problem, bound), None) if take else _KEPT.get((problem, bound))
 
 
 def _keep(problem: PlacementProblem, bound: int, tree: np.ndarray) -> None:
@@ -66,8 +66,12 @@ def _keep(problem: PlacementProblem, bound: int, tree: np.ndarray) -> None:
 def solve_branch_and_bound(problem: PlacementProblem, *, time_limit: float | None = None,
                            on_event: Callable[[tuple], None] | None = None) -> Outcome:
     """The optimum of ``problem`` by branch-and-bound, or what it proved within ``time_limit``;
-    within :func:`recording_trees` its last refutation's tree is kept."""
+    within :func:`recording_trees` its last refutation's tree is kept (and the trees of an
+    earlier solve of ``problem`` forgotten: a kept tree is always the latest solve's)."""
     from chessdom.native_search.branch_and_bound import VERSION, optimum_events
+
+    for key in [key for key in _KEPT if key[0] == problem]:
+        del _KEPT[key]
 
     def reported(events):
         for event in events:
