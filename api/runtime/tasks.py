@@ -17,7 +17,6 @@ from chessdom.chessboard import Piece, PlacementResult, check_placement, square_
 from chessdom.models import CubeOptions
 from chessdom.models.certificates import CertificateUnavailable, CertifyOptions, Progress
 from chessdom.models.cubes import available_cores, local_pool
-from chessdom.models.dispatch.native_backend import recording_trees
 from chessdom.processes import report_event
 from chessdom.processes.executors import open_executor
 
@@ -67,10 +66,8 @@ def placement(arguments: PlacementArguments) -> Answer:
         # An enumeration certificate lists every class: its representatives are listed then,
         # and shown only when asked for.
         count = replace(count, representatives=True)
-    # A certified solve keeps the branch-and-bound's tree: its certificate (contract version 5).
-    with recording_trees() if arguments.certify is not None else contextlib.nullcontext():
-        result = models.solve_with(problem, arguments.solve, count=count, cubes=CubeOptions(workers=where),
-                                   on_progress=report_event)
+    result = models.solve_with(problem, arguments.solve, count=count, cubes=CubeOptions(workers=where),
+                               on_progress=report_event)
     steps = native_search.greedy_steps(problem) if arguments.trace else None
     if arguments.certify is None:
         return Answer(_as_asked(result, listed), trace=steps)
