@@ -23,6 +23,7 @@ total domination uses open neighbourhoods (the caller's ``covers``). Measured on
 from __future__ import annotations
 
 import threading
+import time
 
 import numpy as np
 from numba import njit
@@ -214,11 +215,13 @@ def recorded_search(covers: np.ndarray, excludes: np.ndarray, full: np.ndarray, 
     :data:`TREE_ENTRIES` is written again, by the same search, into a buffer of its length."""
     sets = np.full((1, k), -1, np.int16)
     tree = np.empty(TREE_ENTRIES, np.int32)
+    started = time.monotonic()
     exists, stats = _run(covers, excludes, full, k, sets, 0, 0, seconds, tree=tree)
     if stats[WRITTEN] > tree.shape[0] and not stats[STOPPED]:
         tree = np.empty(int(stats[WRITTEN]), np.int32)
         sets[:] = -1
-        exists, stats = _run(covers, excludes, full, k, sets, 0, 0, seconds, tree=tree)
+        left = None if seconds is None else max(seconds - (time.monotonic() - started), 0.0)  # one time limit for both
+        exists, stats = _run(covers, excludes, full, k, sets, 0, 0, left, tree=tree)
     return exists, sets, stats, tree[:min(int(stats[WRITTEN]), tree.shape[0])]
 
 

@@ -12,9 +12,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from chessdom.certificates import TREE, Unreadable, check_certificate, claim
-from chessdom.certificates.tree import read_tree, replay
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
 from chessdom.models.certificates import CertifyOptions, make_certificate
 from chessdom.models.certificates.manifest import file_entry
@@ -24,6 +21,9 @@ from chessdom.models.dispatch.native_backend import kept_tree, recording_trees
 from chessdom.models.dispatch.solve import solve_with
 from chessdom.native_search.branch_and_bound import optimum_events, search_arrays
 from chessdom.native_search.domination_kernel import DEGREE_LEAF, NO_CANDIDATE, branch_candidates
+
+from chessdom.certificates import TREE, Unreadable, check_certificate, claim
+from chessdom.certificates.tree import read_tree, replay
 
 
 def problem(n: int, piece: str = "queen", objective: str = "domination") -> PlacementProblem:
@@ -212,3 +212,14 @@ def test_a_set_leaf_refutes_nothing():
     assert replay(problem(8).to_dict(), 5, np.array([-2], np.int32))[1] is not None
     sets, reason = replay(problem(1).to_dict(), 1, np.array([0, -2], np.int32))
     assert (sets, reason) == (1, None)
+
+
+def test_a_tree_longer_than_the_first_buffer_is_written_again_whole(monkeypatch):
+    from chessdom.native_search import domination_kernel
+
+    arrays = search_arrays(problem(8))
+    _, _, _, whole = domination_kernel.recorded_search(arrays.covers, arrays.excludes, arrays.full, 4)
+    monkeypatch.setattr(domination_kernel, "TREE_ENTRIES", 100)
+    _, _, stats, again = domination_kernel.recorded_search(arrays.covers, arrays.excludes, arrays.full, 4)
+    assert len(whole) > 100 and np.array_equal(again, whole) and stats[domination_kernel.WRITTEN] == len(whole)
+    assert replay(problem(8).to_dict(), 4, again) == (0, None)
