@@ -201,10 +201,12 @@ def test_the_node_count_bounds_the_reading(copy8):
     data["evidence"]["nodes"] = len(tree) - 1  # the file holds one more than listed
     (directory / "manifest.json").write_text(json.dumps(data))
     rejected(directory, "tree", "header")
-    data["evidence"]["nodes"] = 2**40
-    (directory / "manifest.json").write_text(json.dumps(data))
-    with pytest.raises(Unreadable, match="evidence.nodes"):
-        check_certificate(directory)
+    big = {"rows": 32, "cols": 32, "piece": "queen", "objective": "domination"}
+    for nodes, board, words in ((2**40, data["problem"], "must be in"), (2**23, big, "more work")):
+        data["evidence"]["nodes"], data["problem"] = nodes, board  # past the cap; past the work on 32×32
+        (directory / "manifest.json").write_text(json.dumps(data))
+        with pytest.raises(Unreadable, match=f"evidence.nodes.*{words}"):
+            check_certificate(directory)
 
 
 def test_a_set_leaf_refutes_nothing():

@@ -30,6 +30,7 @@ from chessdom.certificates.contract import (
     MAX_REGIONS,
     MAX_SQUARES,
     MAX_TREE_NODES,
+    MAX_TREE_WORK,
     MINIMISATIONS,
     NO_SOLUTION,
     ORDERS,
@@ -194,6 +195,9 @@ def _tree(raw: dict, objective: str, squares: int) -> Manifest:
     evidence = typed(raw, "evidence", dict)
     choice(evidence, "form", ("tree",), "evidence.form")
     nodes = integer(evidence, "nodes", MAX_TREE_NODES, "evidence.nodes")
+    if nodes * squares * ((squares + 63) // 64) > MAX_TREE_WORK:
+        raise ContractError(f"evidence.nodes: a replay of {nodes} nodes on {squares} squares is more work than the "
+                            f"contract's {MAX_TREE_WORK} (nodes × squares × words)")
     files = distinct_and_within({"tree": listed_entry(evidence, "evidence", MAX_PROOF_BYTES)})
     value = integer(raw, "value", squares)
     bound = integer(typed(raw, "refuted", dict), "bound", squares, "refuted.bound")
