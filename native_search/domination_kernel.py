@@ -208,20 +208,23 @@ def list_subtree(covers: np.ndarray, excludes: np.ndarray, full: np.ndarray, k: 
 
 
 def recorded_search(covers: np.ndarray, excludes: np.ndarray, full: np.ndarray, k: int, *,
-                    seconds: float | None = None) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray]:
+                    seconds: float | None = None, list_all: bool = False
+                    ) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray]:
     """``(exists, sets, stats, tree)``: :func:`dominating_set`'s search for ``k`` (its first
-    set only), writing its tree in preorder as it searches (:data:`DEGREE_LEAF` says how);
+    set only; with ``list_all`` every set, counted in ``stats[FOUND]``, the first in ``sets``),
+    writing its tree in preorder as it searches (:data:`DEGREE_LEAF` says how);
     ``tree`` is whole only where the search was not stopped. A tree longer than
     :data:`TREE_ENTRIES` is written again, by the same search, into a buffer of its length."""
     sets = np.full((1, k), -1, np.int16)
     tree = np.empty(TREE_ENTRIES, np.int32)
     started = time.monotonic()
-    exists, stats = _run(covers, excludes, full, k, sets, 0, 0, seconds, tree=tree)
+    listing = 1 if list_all else 0
+    exists, stats = _run(covers, excludes, full, k, sets, listing, 0, seconds, tree=tree)
     if stats[WRITTEN] > tree.shape[0] and not stats[STOPPED]:
         tree = np.empty(int(stats[WRITTEN]), np.int32)
         sets[:] = -1
         left = None if seconds is None else max(seconds - (time.monotonic() - started), 0.0)  # one time limit for both
-        exists, stats = _run(covers, excludes, full, k, sets, 0, 0, left, tree=tree)
+        exists, stats = _run(covers, excludes, full, k, sets, listing, 0, left, tree=tree)
     return exists, sets, stats, tree[:min(int(stats[WRITTEN]), tree.shape[0])]
 
 

@@ -212,8 +212,10 @@ def test_the_node_count_bounds_the_reading(copy8):
 def test_a_set_leaf_refutes_nothing():
     # a set leaf where nothing is dominated yet is rejected; one where all is, is counted
     assert replay(problem(8).to_dict(), 5, np.array([-2], np.int32))[1] is not None
-    sets, reason = replay(problem(1).to_dict(), 1, np.array([0, -2], np.int32))
-    assert (sets, reason) == (1, None)
+    sets, reason, found = replay(problem(1).to_dict(), 1, np.array([0, -2], np.int32), 1)
+    assert (sets, reason, found.tolist()) == (1, None, [[0]])
+    # a set leaf with a piece left would stand for its supersets too: a count could not trust it
+    assert "pieces left" in replay(problem(1).to_dict(), 2, np.array([0, -2], np.int32))[1]
 
 
 def test_a_tree_longer_than_the_first_buffer_is_written_again_whole(monkeypatch):
@@ -224,4 +226,53 @@ def test_a_tree_longer_than_the_first_buffer_is_written_again_whole(monkeypatch)
     monkeypatch.setattr(domination_kernel, "TREE_ENTRIES", 100)
     _, _, stats, again = domination_kernel.recorded_search(arrays.covers, arrays.excludes, arrays.full, 4)
     assert len(whole) > 100 and np.array_equal(again, whole) and stats[domination_kernel.WRITTEN] == len(whole)
-    assert replay(problem(8).to_dict(), 4, again) == (0, None)
+    assert replay(problem(8).to_dict(), 4, again)[:2] == (0, None)
+
+
+def counted(tmp_path: Path, placement: PlacementProblem) -> Path:
+    from chessdom.models.dispatch.arguments import CountOptions
+
+    result = solve_with(placement, SolveOptions(solver="bnb"), count=CountOptions(representatives=True))
+    directory = tmp_path / "count"
+    make_certificate(result, directory, CertifyOptions(form="tree"), enumeration=True)
+    return directory
+
+
+@pytest.mark.parametrize("placement", [problem(5), problem(6, objective="independent_domination"),
+                                       problem(5, "knight", "total_domination")])
+def test_a_count_is_certified_by_its_listing_tree(tmp_path, placement):
+    directory = counted(tmp_path, placement)
+    data = manifest(directory)
+    assert data["contract"] == "chessdom-certificate/5" and data["check"]["checked"]
+    assert check_certificate(directory).ok
+    if placement == problem(5):  # γ(Q5): 186 placements in 37 classes (OEIS A002567 and its classes)
+        assert (data["enumeration"]["solutions"], data["enumeration"]["classes"]) == (186, 37)
+
+
+def test_a_count_missing_a_class_is_rejected(tmp_path):
+    directory = counted(tmp_path, problem(5))
+    data = manifest(directory)
+    enumerated = data["enumeration"]
+    enumerated["representatives"].pop()  # one class, and its orbit's placements, left out of the count
+    enumerated["classes"] -= 1
+    enumerated["solutions"] = _orbits(data["problem"], enumerated)
+    words = claim_of_count(data["problem"], enumerated)
+    rejected(forged(directory, tree_of(directory), enumeration=enumerated, claim=words), "tree replay",
+             "the tree's leaves are 186 placements")
+
+
+def _orbits(board: dict, enumerated: dict) -> int:
+    """How many placements the representatives' orbits hold (the forger counts them right)."""
+    from chessdom.certificates.enumeration import EnumerationError, expand
+
+    try:
+        expand(board, 3, {**enumerated, "solutions": 10**6})
+    except EnumerationError as error:  # "... make 36 classes of N placements; ..."
+        return int(str(error).split(" classes of ")[1].split(" ")[0])
+    raise AssertionError("expand accepted a count of a million")
+
+
+def claim_of_count(board: dict, enumerated: dict) -> str:
+    from chessdom.certificates import enumeration_claim
+
+    return enumeration_claim(board, 3, enumerated["solutions"], enumerated["classes"], len(enumerated["symmetries"]))

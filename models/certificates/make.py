@@ -135,10 +135,11 @@ def _write(result: PlacementResult, directory: Path, options: CertifyOptions, en
     if has_no_solution(result):
         return CertificateSummary.of(write_no_solution(
             result, directory, lambda path: independent_check(path, remaining(proving.deadline))))
+    listed = _enumeration(result) if enumeration else None
     if uses_tree(result, options.form, enumeration):
         return CertificateSummary.of(write_tree_certificate(
-            result, directory, lambda path: independent_check(path, remaining(proving.deadline)), proving.report))
-    listed = _enumeration(result) if enumeration else None
+            result, directory, lambda path: independent_check(path, remaining(proving.deadline)), proving.report,
+            listed))
     encoding_and_order = _encoding_and_order(result.problem, options.encoding, options.order)
     return CertificateSummary.of(_make(result, directory, encoding_and_order, listed, proving))
 

@@ -16,11 +16,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
-
-from chessdom.certificates import CONTRACT_V5, TREE, TREE_MAGIC, claim
 from chessdom.chessboard import Objective, PlacementResult
+from chessdom.models.certificates.enumeration import Enumeration
 from chessdom.models.certificates.manifest import file_entry, write_manifest
 from chessdom.models.certificates.unavailable import CertificateUnavailable
+
+from chessdom.certificates import CONTRACT_V5, TREE, TREE_MAGIC, claim, enumeration_claim
 
 FORMS = ("auto", "tree", "drat")
 """``CertifyOptions.form``: ``tree`` for the branch-and-bound's tree (its search run again
@@ -33,16 +34,16 @@ TREE_OBJECTIVES = (Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION, Objec
 
 def uses_tree(result: PlacementResult, form: str, enumeration: bool) -> bool:
     """Whether ``result``'s certificate is its search tree; ValueError for a tree asked of
-    what the tree does not certify (a count, or independence)."""
+    independence, which the tree does not certify. A count is certified by a tree only
+    when one is asked for (its listing search is run again: the solve's is not recorded)."""
     if form not in FORMS:
         raise ValueError(f"form must be one of {', '.join(FORMS)}, got {form!r}")
     from chessdom.models.dispatch.native_backend import kept_tree
 
-    fits = not enumeration and result.problem.objective in TREE_OBJECTIVES
+    fits = result.problem.objective in TREE_OBJECTIVES
     if form == "tree" and not fits:
-        raise ValueError("form: a tree certifies the bound of domination, independent or total domination, "
-                         "not a count or independence")
-    if form != "auto" or not fits or result.solver.name != TREE_SOLVER or result.value is None:
+        raise ValueError("form: a tree certifies domination, independent or total domination, not independence")
+    if form != "auto" or not fits or enumeration or result.solver.name != TREE_SOLVER or result.value is None:
         return form == "tree"
     return kept_tree(result.problem, result.value - 1, take=False) is not None
 
@@ -72,22 +73,42 @@ def write_tree_file(path: Path, tree: np.ndarray) -> None:
     path.write_bytes(TREE_MAGIC + len(tree).to_bytes(8, "little") + payload)
 
 
+def listing_tree(result: PlacementResult) -> np.ndarray:
+    """The tree of the search listing every placement of ``value`` pieces."""
+    from chessdom.native_search.branch_and_bound import search_arrays
+    from chessdom.native_search.domination_kernel import STOPPED, recorded_search
+
+    arrays = search_arrays(result.problem)
+    _, _, stats, tree = recorded_search(arrays.covers, arrays.excludes, arrays.full, result.value, list_all=True)
+    if stats[STOPPED]:
+        raise CertificateUnavailable("the branch-and-bound's listing search was stopped")
+    return tree
+
+
 def write_tree_certificate(result: PlacementResult, staged: Path, check: Callable[[Path], dict],
-                           report: Callable[[dict], None]) -> dict:
-    """The tree certificate of ``result`` written into ``staged`` and checked by ``check``
-    (the independent checker's verdict on a directory): its manifest."""
+                           report: Callable[[dict], None], listed: Enumeration | None = None) -> dict:
+    """The tree certificate of ``result`` — of its count and classes, given the placements
+    ``listed`` — written into ``staged`` and checked by ``check`` (the independent
+    checker's verdict on a directory): its manifest."""
     if result.value is None or result.value < 1:
         raise CertificateUnavailable("a tree refutes a bound below a placement of at least one piece")
     report({"state": "making", "form": "tree"})
-    tree, search = search_tree(result)
+    tree, search = search_tree(result) if listed is None else (listing_tree(result), "again")
     write_tree_file(staged / TREE, tree)
-    problem, bound = result.problem.to_dict(), result.value - 1
+    problem = result.problem.to_dict()
+    bound = result.value - 1 if listed is None else result.value
     manifest = {"contract": CONTRACT_V5, "problem": problem, "value": result.value, "claim": claim(problem, bound),
                 "refuted": {"bound": bound, "relation": "at most"},
                 "evidence": {"form": "tree", **file_entry(staged / TREE), "nodes": len(tree), "search": search},
-                "witness": list(result.placement),
                 "optimum": {"solver": result.solver.name, "proof": result.proof},
                 "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    if listed is None:
+        manifest["witness"] = list(result.placement)
+    else:
+        enumerated = listed.to_manifest()
+        manifest["enumeration"] = enumerated
+        manifest["claim"] = enumeration_claim(problem, result.value, enumerated["solutions"], enumerated["classes"],
+                                              len(listed.symmetries))
     write_manifest(staged, manifest)
     report({"state": "checking"})
     manifest["check"] = check(staged)

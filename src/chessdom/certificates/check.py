@@ -160,8 +160,8 @@ def _placements(read: Manifest, context: dict, verdict: Verdict) -> bool:
         return True
     # Each listed placement is blocked by a clause of `value` literals, at least 3 bytes
     # each with the " 0" after them: a formula of the listed size blocks no more than this.
-    most = read.files["formula"].bytes // (3 * max(read.value, 1) + 2)
-    if read.enumeration["solutions"] > most:
+    most = read.files["formula"].bytes // (3 * max(read.value, 1) + 2) if "formula" in read.files else None
+    if most is not None and read.enumeration["solutions"] > most:  # a tree's are bounded by MAX_ENUMERATED
         return not verdict.fail("placements", f"{read.enumeration['solutions']} placements cannot all be blocked "
                                               f"in a formula of {read.files['formula'].bytes} bytes")
     try:

@@ -186,11 +186,12 @@ def _no_solution(raw: dict, objective: str) -> Manifest:
 
 
 def _tree(raw: dict, objective: str, squares: int) -> Manifest:
-    """Version 5: a minimisation's bound refuted by the search tree its ``evidence`` lists
-    (``form`` "tree", the file, its bytes and SHA-256, and its ``nodes``); no formula."""
+    """Version 5: a minimisation's bound refuted — or with ``enumeration``, its placements
+    listed — by the search tree its ``evidence`` lists (``form`` "tree", the file, its bytes
+    and SHA-256, and its ``nodes``); no formula."""
     if objective not in MINIMISATIONS:
         raise ContractError(f"{CONTRACT_V5} refutes the bounds of {', '.join(MINIMISATIONS)}, not {objective}")
-    if other := sorted({"formula", "proof", "cubes", "regions", "fewer", "enumeration"} & set(raw)):
+    if other := sorted({"formula", "proof", "cubes", "regions", "fewer"} & set(raw)):
         raise ContractError(f"a tree certificate has no {', '.join(other)}")
     evidence = typed(raw, "evidence", dict)
     choice(evidence, "form", ("tree",), "evidence.form")
@@ -201,9 +202,11 @@ def _tree(raw: dict, objective: str, squares: int) -> Manifest:
     files = distinct_and_within({"tree": listed_entry(evidence, "evidence", MAX_PROOF_BYTES)})
     value = integer(raw, "value", squares)
     bound = integer(typed(raw, "refuted", dict), "bound", squares, "refuted.bound")
-    witness = name_list(typed(raw, "witness", list), "witness")
+    enumeration = _enumeration(raw["enumeration"]) if "enumeration" in raw else None
+    witness = None if enumeration is not None else name_list(typed(raw, "witness", list), "witness")
     typed(raw, "claim", str)
-    return Manifest(raw, raw["problem"], objective, value, bound, "", "", witness, None, files, tree_nodes=nodes)
+    return Manifest(raw, raw["problem"], objective, value, bound, "", "", witness, enumeration, files,
+                    tree_nodes=nodes)
 
 
 def _version_three(raw: dict, objective: str, squares: int) -> tuple[Regions, Fewer | None]:

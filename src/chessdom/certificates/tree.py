@@ -29,6 +29,7 @@ REASONS = {
     5: "a no-candidate leaf whose square is dominated, off the board or has a candidate",
     6: "a branch on a square that is dominated or off the board",
     7: "a branch with no piece left (the tree is deeper than the bound)",
+    8: "a set leaf with pieces left to place (it would stand for its supersets too)",
 }
 
 
@@ -89,37 +90,54 @@ def read_tree(path, size: int, sha256: str, nodes: int) -> np.ndarray:
     return np.frombuffer(raw, "<i4").astype(np.int32)
 
 
-def replay(problem: dict, bound: int, tree: np.ndarray) -> tuple[int, str | None]:
-    """``(sets, None)``: the set leaves of ``tree`` replayed from the empty board with
-    ``bound`` pieces to place, every entry found true and every entry consumed; or
-    ``(0, reason)`` at the first that is not."""
+def replay(problem: dict, bound: int, tree: np.ndarray, listed: int = 0) -> tuple[int, str | None, np.ndarray]:
+    """``(sets, None, squares)``: the set leaves of ``tree`` replayed from the empty board
+    with ``bound`` pieces to place, every entry found true and every entry consumed, and
+    the squares of the first ``listed`` sets (rows of ``bound`` square numbers); or
+    ``(0, reason, ...)`` at the first entry that is not true."""
     from chessdom.certificates import tree_replay as compiled  # numba loads only where a tree is checked
 
     covers, dominators, excludes, full = neighbourhoods(problem)
     state = np.zeros(4, np.int64)
-    compiled.replay_node(covers, dominators, excludes, full, np.zeros_like(full), full.copy(), bound, tree, state)
+    found = np.zeros((listed, bound), np.int64)
+    compiled.replay_node((covers, dominators, excludes), full, np.zeros_like(full), full.copy(), bound, tree, state,
+                         np.zeros(bound, np.int64), found)
     if state[compiled.ERROR]:
-        return 0, f"node {int(state[compiled.ERROR_AT])}: {REASONS[int(state[compiled.ERROR])]}"
+        return 0, f"node {int(state[compiled.ERROR_AT])}: {REASONS[int(state[compiled.ERROR])]}", found
     if state[compiled.POSITION] != len(tree):
-        return 0, f"{len(tree) - int(state[compiled.POSITION])} entries follow the tree's last node"
-    return int(state[compiled.SETS]), None
+        return 0, f"{len(tree) - int(state[compiled.POSITION])} entries follow the tree's last node", found
+    return int(state[compiled.SETS]), None, found
 
 
 def tree_step(read, context: dict, verdict: Verdict) -> bool:
-    """The tree file read, then replayed: it must close every branch without a set of at
-    most the bound (for a minimisation's bound, refuted)."""
+    """The tree file read, then replayed: for a bound it must close every branch without a
+    set; for an enumeration its set leaves must be exactly the placements the
+    representatives' orbits make (``context["blocked"]``, each met once)."""
     listed, nodes = read.files["tree"], read.tree_nodes
     try:
         tree = read_tree(context["paths"]["tree"], listed.bytes, listed.sha256, nodes)
     except TreeError as error:
         return not verdict.fail("tree", str(error))
+    expected = context.get("blocked", ())
     try:
-        sets, reason = replay(read.problem, read.bound, tree)
+        sets, reason, found = replay(read.problem, read.bound, tree, len(expected) + 1)
     except ContractError as error:
         return not verdict.fail("tree replay", str(error))
-    if reason is None and sets:
-        reason = f"{sets} leaves are sets of at most {read.bound}: the tree refutes nothing"
+    if reason is None:
+        reason = _sets_problem(read, sets, found, expected)
     if reason is not None:
         return not verdict.fail("tree replay", reason)
     verdict.steps[f"tree replay ({nodes} nodes)"] = True
     return True
+
+
+def _sets_problem(read, sets: int, found: np.ndarray, expected) -> str | None:
+    """Why the replayed tree's sets are not what the manifest claims, or None."""
+    if read.enumeration is None:
+        return f"{sets} leaves are sets of at most {read.bound}: the tree refutes nothing" if sets else None
+    if sets != len(expected):
+        return f"the tree's leaves are {sets} placements; the enumeration makes {len(expected)}"
+    leaves = {frozenset(int(s) + 1 for s in row) for row in found[:sets]}  # the formula's variables, r·C + f + 1
+    if leaves != {frozenset(placement) for placement in expected}:
+        return "the tree's placements are not those of the enumeration's classes"
+    return None

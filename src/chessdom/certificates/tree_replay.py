@@ -11,7 +11,7 @@ from numba import njit
 
 DEGREE_LEAF, SET_LEAF, NO_CANDIDATE = -1, -2, -3
 POSITION, SETS, ERROR, ERROR_AT = 0, 1, 2, 3
-TRUNCATED, COVERED, NOT_COVERED, BOUND_HOLDS, HAS_CANDIDATE, DOMINATED, TOO_DEEP = 1, 2, 3, 4, 5, 6, 7
+TRUNCATED, COVERED, NOT_COVERED, BOUND_HOLDS, HAS_CANDIDATE, DOMINATED, TOO_DEEP, PIECES_LEFT = 1, 2, 3, 4, 5, 6, 7, 8
 
 
 @njit(cache=True, inline="always")
@@ -81,8 +81,12 @@ def _ordered(covers, dominators, undominated, allowed, vertex):
 
 
 @njit(cache=True)
-def replay_node(covers, dominators, excludes, full, dominated, allowed, left, tree, state):
-    """Replay the node at ``state[POSITION]`` and its subtree: whether every entry holds."""
+def replay_node(rows, full, dominated, allowed, left, tree, state, path, found):
+    """Replay the node at ``state[POSITION]`` and its subtree: whether every entry holds.
+    ``rows``: the covers, dominators and excludes; ``path`` the squares chosen above the
+    node (``len(path) - left`` of them); a set leaf's squares go to the next row of
+    ``found`` while it has rows."""
+    covers, dominators, excludes = rows
     at = state[POSITION]
     if at >= tree.shape[0]:
         return _fail(state, TRUNCATED, at)
@@ -92,6 +96,10 @@ def replay_node(covers, dominators, excludes, full, dominated, allowed, left, tr
     if _count(undominated) == 0:
         if entry != SET_LEAF:
             return _fail(state, COVERED, at)
+        if left != 0:  # a leaf stands for one set only where no piece is left to add
+            return _fail(state, PIECES_LEFT, at)
+        if state[SETS] < found.shape[0]:
+            found[state[SETS], :] = path
         state[SETS] += 1
         return True
     if entry == SET_LEAF:
@@ -111,7 +119,8 @@ def replay_node(covers, dominators, excludes, full, dominated, allowed, left, tr
     narrowed = allowed.copy()
     for c in _ordered(covers, dominators, undominated, allowed, entry):
         narrowed[c // 64] &= ~(np.uint64(1) << np.uint64(c % 64))  # later children exclude c
-        if not replay_node(covers, dominators, excludes, full, dominated | covers[c], narrowed & ~excludes[c],
-                           left - 1, tree, state):
+        path[path.shape[0] - left] = c
+        if not replay_node(rows, full, dominated | covers[c], narrowed & ~excludes[c], left - 1, tree, state, path,
+                           found):
             return False
     return True
