@@ -11,7 +11,7 @@ are reported.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -75,11 +75,17 @@ def optimum_events(problem: PlacementProblem, time_limit: float | None = None, *
 
 
 def count_optimal(problem: PlacementProblem, value: int, *, representatives: bool = False,
-                  time_limit: float | None = None) -> SolutionCount:
+                  time_limit: float | None = None,
+                  on_tree: Callable[[np.ndarray], None] | None = None) -> SolutionCount:
     """How many placements of ``value`` pieces solve ``problem`` (``value`` its proved
     optimum), and in how many symmetry classes, each class's leader checked; stopped at
-    ``time_limit`` seconds, the placements listed until then (``exact`` false)."""
-    return _Search(problem, time_limit=time_limit).count(value, representatives)
+    ``time_limit`` seconds, the placements listed until then (``exact`` false). Given
+    ``on_tree``, the listing search writes its tree, handed to it when the count is complete."""
+    search = _Search(problem, time_limit=time_limit, trees=on_tree is not None)
+    tally = search.count(value, representatives)
+    if on_tree is not None and tally.exact and search.tree is not None:
+        on_tree(search.tree)
+    return tally
 
 
 @dataclass(frozen=True)
@@ -169,8 +175,9 @@ class _Search:
         seconds = None if self.deadline is None else self.deadline - time.monotonic()
         if (self.node_limit and nodes_left <= 0) or (seconds is not None and seconds <= 0):
             raise SearchStopped
-        if self.trees and not list_rows and not self.node_limit:
-            exists, sets, stats, self.tree = recorded_search(self.covers, self.excludes, self.full, k, seconds=seconds)
+        if self.trees and not self.node_limit:
+            exists, sets, stats, self.tree = recorded_search(self.covers, self.excludes, self.full, k, seconds=seconds,
+                                                             list_rows=list_rows)
         else:
             exists, sets, stats = dominating_set(self.covers, self.excludes, self.full, k, list_rows=list_rows,
                                                  node_limit=nodes_left, seconds=seconds)

@@ -208,23 +208,22 @@ def list_subtree(covers: np.ndarray, excludes: np.ndarray, full: np.ndarray, k: 
 
 
 def recorded_search(covers: np.ndarray, excludes: np.ndarray, full: np.ndarray, k: int, *,
-                    seconds: float | None = None, list_all: bool = False
+                    seconds: float | None = None, list_rows: int = 0
                     ) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray]:
-    """``(exists, sets, stats, tree)``: :func:`dominating_set`'s search for ``k`` (its first
-    set only; with ``list_all`` every set, counted in ``stats[FOUND]``, the first in ``sets``),
+    """``(exists, sets, stats, tree)``: :func:`dominating_set`'s search for ``k`` (with
+    ``list_rows``, listing every set as it does),
     writing its tree in preorder as it searches (:data:`DEGREE_LEAF` says how);
     ``tree`` is whole only where the search was not stopped. A tree longer than
     :data:`TREE_ENTRIES` is written again, by the same search, into a buffer of its length."""
-    sets = np.full((1, k), -1, np.int16)
+    sets = np.full((max(list_rows, 1), k), -1, np.int16)
     tree = np.empty(TREE_ENTRIES, np.int32)
     started = time.monotonic()
-    listing = 1 if list_all else 0
-    exists, stats = _run(covers, excludes, full, k, sets, listing, 0, seconds, tree=tree)
+    exists, stats = _run(covers, excludes, full, k, sets, list_rows, 0, seconds, tree=tree)
     if stats[WRITTEN] > tree.shape[0] and not stats[STOPPED]:
         tree = np.empty(int(stats[WRITTEN]), np.int32)
         sets[:] = -1
         left = None if seconds is None else max(seconds - (time.monotonic() - started), 0.0)  # one time limit for both
-        exists, stats = _run(covers, excludes, full, k, sets, listing, 0, left, tree=tree)
+        exists, stats = _run(covers, excludes, full, k, sets, list_rows, 0, left, tree=tree)
     return exists, sets, stats, tree[:min(int(stats[WRITTEN]), tree.shape[0])]
 
 

@@ -229,11 +229,11 @@ def test_a_tree_longer_than_the_first_buffer_is_written_again_whole(monkeypatch)
     assert replay(problem(8).to_dict(), 4, again)[:2] == (0, None)
 
 
-def counted(tmp_path: Path, placement: PlacementProblem) -> Path:
+def counted(tmp_path: Path, placement: PlacementProblem, name: str = "count") -> Path:
     from chessdom.models.dispatch.arguments import CountOptions
 
     result = solve_with(placement, SolveOptions(solver="bnb"), count=CountOptions(representatives=True))
-    directory = tmp_path / "count"
+    directory = tmp_path / name
     make_certificate(result, directory, CertifyOptions(form="tree"), enumeration=True)
     return directory
 
@@ -247,6 +247,14 @@ def test_a_count_is_certified_by_its_listing_tree(tmp_path, placement):
     assert check_certificate(directory).ok
     if placement == problem(5):  # γ(Q5): 186 placements in 37 classes (OEIS A002567 and its classes)
         assert (data["enumeration"]["solutions"], data["enumeration"]["classes"]) == (186, 37)
+
+
+def test_a_recorded_count_keeps_its_own_listing_tree(tmp_path):
+    with recording_trees():
+        kept = counted(tmp_path, problem(6), "kept")
+    again = counted(tmp_path, problem(6), "again")
+    assert [manifest(d)["evidence"]["search"] for d in (kept, again)] == ["kept", "again"]
+    assert np.array_equal(tree_of(kept), tree_of(again)) and check_certificate(kept).ok
 
 
 def test_a_count_missing_a_class_is_rejected(tmp_path):

@@ -35,7 +35,7 @@ TREE_OBJECTIVES = (Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION, Objec
 def uses_tree(result: PlacementResult, form: str, enumeration: bool) -> bool:
     """Whether ``result``'s certificate is its search tree; ValueError for a tree asked of
     independence, which the tree does not certify. A count is certified by a tree only
-    when one is asked for (its listing search is run again: the solve's is not recorded)."""
+    when one is asked for."""
     if form not in FORMS:
         raise ValueError(f"form must be one of {', '.join(FORMS)}, got {form!r}")
     from chessdom.models.dispatch.native_backend import kept_tree
@@ -73,16 +73,22 @@ def write_tree_file(path: Path, tree: np.ndarray) -> None:
     path.write_bytes(TREE_MAGIC + len(tree).to_bytes(8, "little") + payload)
 
 
-def listing_tree(result: PlacementResult) -> np.ndarray:
-    """The tree of the search listing every placement of ``value`` pieces."""
+def listing_tree(result: PlacementResult) -> tuple[np.ndarray, str]:
+    """The tree of the search listing every placement of ``value`` pieces: kept from the
+    solve's count, or written by that search run ``again``."""
+    from chessdom.models.dispatch.native_backend import kept_tree
+
+    tree = kept_tree(result.problem, result.value, listing=True)
+    if tree is not None:
+        return tree, "kept"
     from chessdom.native_search.branch_and_bound import search_arrays
     from chessdom.native_search.domination_kernel import STOPPED, recorded_search
 
     arrays = search_arrays(result.problem)
-    _, _, stats, tree = recorded_search(arrays.covers, arrays.excludes, arrays.full, result.value, list_all=True)
+    _, _, stats, tree = recorded_search(arrays.covers, arrays.excludes, arrays.full, result.value, list_rows=1)
     if stats[STOPPED]:
         raise CertificateUnavailable("the branch-and-bound's listing search was stopped")
-    return tree
+    return tree, "again"
 
 
 def write_tree_certificate(result: PlacementResult, staged: Path, check: Callable[[Path], dict],
@@ -93,7 +99,7 @@ def write_tree_certificate(result: PlacementResult, staged: Path, check: Callabl
     if result.value is None or result.value < 1:
         raise CertificateUnavailable("a tree refutes a bound below a placement of at least one piece")
     report({"state": "making", "form": "tree"})
-    tree, search = search_tree(result) if listed is None else (listing_tree(result), "again")
+    tree, search = search_tree(result) if listed is None else listing_tree(result)
     write_tree_file(staged / TREE, tree)
     problem = result.problem.to_dict()
     bound = result.value - 1 if listed is None else result.value

@@ -34,7 +34,8 @@ limit (the flag its search reads) and hands back what it listed; past this it is
 _RECORDING = [0]
 """How many :func:`recording_trees` are open: a count, not a context variable, because the
 dispatcher may solve on a thread of its own."""
-_KEPT: dict[tuple[PlacementProblem, int], np.ndarray] = {}
+_KEPT: dict[tuple[PlacementProblem, int, bool], np.ndarray] = {}
+"""Kept trees by problem, pieces and whether the search listed every set (a count's)."""
 KEPT_TREES = 4
 """Trees kept for a certificate to take, the oldest forgotten past this many (γ(Q_13) ≤ 6's is 2 MB)."""
 
@@ -51,14 +52,17 @@ def recording_trees():
         _RECORDING[0] -= 1
 
 
-def kept_tree(problem: PlacementProblem, bound: int, *, take: bool = True) -> np.ndarray | None:
+def kept_tree(problem: PlacementProblem, bound: int, *, take: bool = True, listing: bool = False
+              ) -> np.ndarray | None:
     """The tree a solve within :func:`recording_trees` wrote refuting ``bound`` pieces for
-    ``problem``, or None; taken unless not ``take`` (a certificate takes it once)."""
-    return _KEPT.pop((problem, bound), None) if take else _KEPT.get((problem, bound))
+    ``problem`` — with ``listing``, its count's tree listing every set of ``bound`` — or
+    None; taken unless not ``take`` (a certificate takes it once)."""
+    key = (problem, bound, listing)
+    return _KEPT.pop(key, None) if take else _KEPT.get(key)
 
 
-def _keep(problem: PlacementProblem, bound: int, tree: np.ndarray) -> None:
-    _KEPT[(problem, bound)] = tree
+def _keep(problem: PlacementProblem, bound: int, tree: np.ndarray, listing: bool = False) -> None:
+    _KEPT[(problem, bound, listing)] = tree
     while len(_KEPT) > KEPT_TREES:
         del _KEPT[next(iter(_KEPT))]
 
@@ -104,7 +108,8 @@ def count_by_branch_and_bound(problem: PlacementProblem, value: int, *, time_lim
     from chessdom.native_search.subtree_count import subtree_parts
 
     if executor is None and state_dir is None:
-        return count_optimal(problem, value, representatives=representatives, time_limit=time_limit)
+        keep = (lambda tree: _keep(problem, value, tree, listing=True)) if _RECORDING[0] else None
+        return count_optimal(problem, value, representatives=representatives, time_limit=time_limit, on_tree=keep)
     parts = subtree_parts(problem, value)
     state = None if state_dir is None else branch_and_bound_state(state_dir, problem, value, [p.key for p in parts])
     listed = _Listed(problem, value)
