@@ -14,6 +14,7 @@ from chessdom.certificates.contract import MAX_CUBES
 from chessdom.certificates.files import read_listed
 from chessdom.certificates.refutation import Refutation, refutation
 
+
 _CUBE = re.compile(r"(?:-?[1-9][0-9]{0,9} )*0")
 
 
