@@ -11,7 +11,7 @@ are reported.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,7 +21,7 @@ from chessdom.chessboard import (
     check_placement, class_leaders, square_names,
 )
 from chessdom.native_search.greedy import greedy_domination, greedy_total_domination
-from chessdom.native_search.domination_kernel import FOUND, NODES, STOPPED, dominating_set
+from chessdom.native_search.domination_kernel import FOUND, NODES, STOPPED, dominating_set, recorded_search
 
 VERSION = "1"
 BRANCH_AND_BOUND_OBJECTIVES = (Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION, Objective.TOTAL_DOMINATION)
@@ -60,23 +60,32 @@ def branch_and_bound(problem: PlacementProblem, *, count: bool = False, represen
     return search.result(Status.OPTIMAL, value, placement, started, proof, tally)
 
 
-def optimum_events(problem: PlacementProblem, time_limit: float | None = None) -> Iterator[tuple]:
+def optimum_events(problem: PlacementProblem, time_limit: float | None = None, *,
+                   trees: bool = False) -> Iterator[tuple]:
     """The search as the models' backends report it: ``("solution", squares)`` of the greedy
     placement it starts from, ``("bound", k, proof)`` each time a smaller number is refuted,
     then ``("solution", squares)`` of an optimal placement; or ``("infeasible", proof)``.
+    With ``trees``, each refutation of ``k`` pieces is preceded by ``("tree", k, entries)``:
+    the search's own tree, as it wrote it (contract version 5's preorder array).
     At ``time_limit`` seconds the events end where the search stood."""
     try:
-        yield from _Search(problem, time_limit=time_limit).events()
+        yield from _Search(problem, time_limit=time_limit, trees=trees).events()
     except SearchStopped:
         return
 
 
 def count_optimal(problem: PlacementProblem, value: int, *, representatives: bool = False,
-                  time_limit: float | None = None) -> SolutionCount:
+                  time_limit: float | None = None,
+                  on_tree: Callable[[np.ndarray], None] | None = None) -> SolutionCount:
     """How many placements of ``value`` pieces solve ``problem`` (``value`` its proved
     optimum), and in how many symmetry classes, each class's leader checked; stopped at
-    ``time_limit`` seconds, the placements listed until then (``exact`` false)."""
-    return _Search(problem, time_limit=time_limit).count(value, representatives)
+    ``time_limit`` seconds, the placements listed until then (``exact`` false). Given
+    ``on_tree``, the listing search writes its tree, handed to it when the count is complete."""
+    search = _Search(problem, time_limit=time_limit, trees=on_tree is not None)
+    tally = search.count(value, representatives)
+    if on_tree is not None and tally.exact and search.tree is not None:
+        on_tree(search.tree)
+    return tally
 
 
 @dataclass(frozen=True)
@@ -149,8 +158,10 @@ def checked_placement(problem: PlacementProblem, row) -> tuple[Square, ...]:
 class _Search:
     """One problem's bit rows and the searches run on them."""
 
-    def __init__(self, problem: PlacementProblem, node_limit: int = 0, time_limit: float | None = None):
+    def __init__(self, problem: PlacementProblem, node_limit: int = 0, time_limit: float | None = None,
+                 trees: bool = False):
         self.problem, self.node_limit, self.nodes, self.proved = problem, node_limit, 0, 1
+        self.trees, self.tree = trees, None
         self.deadline = None if time_limit is None else time.monotonic() + time_limit
         arrays = search_arrays(problem)
         self.covers, self.excludes, self.full, self.reach = arrays.covers, arrays.excludes, arrays.full, arrays.reach
@@ -164,8 +175,12 @@ class _Search:
         seconds = None if self.deadline is None else self.deadline - time.monotonic()
         if (self.node_limit and nodes_left <= 0) or (seconds is not None and seconds <= 0):
             raise SearchStopped
-        exists, sets, stats = dominating_set(self.covers, self.excludes, self.full, k, list_rows=list_rows,
-                                             node_limit=nodes_left, seconds=seconds)
+        if self.trees and not self.node_limit:
+            exists, sets, stats, self.tree = recorded_search(self.covers, self.excludes, self.full, k, seconds=seconds,
+                                                             list_rows=list_rows)
+        else:
+            exists, sets, stats = dominating_set(self.covers, self.excludes, self.full, k, list_rows=list_rows,
+                                                 node_limit=nodes_left, seconds=seconds)
         self.nodes += int(stats[NODES])
         if stats[STOPPED] and not may_stop:
             raise SearchStopped
@@ -184,6 +199,8 @@ class _Search:
                 yield ("solution", self._checked(sets[0]))
                 return
             self.proved = k + 1
+            if self.tree is not None:
+                yield ("tree", k, self.tree)
             yield ("bound", k + 1, f"branch-and-bound exhausted every placement of {k} piece{'' if k == 1 else 's'}")
         raise AssertionError("every square occupied dominates a coverable board")
 

@@ -23,6 +23,7 @@ total domination uses open neighbourhoods (the caller's ``covers``). Measured on
 from __future__ import annotations
 
 import threading
+import time
 
 import numpy as np
 from numba import njit
@@ -31,9 +32,17 @@ INLINE_NODES = 20_000
 """A search with a time limit first runs this many nodes here, without a thread (about 20 ms
 of queen search): most finish in them (γ(Q_10) in 2.3 ms, against 7–14 ms through a
 thread), and one that does not is run again from the start in a thread, the most it loses."""
-NODES, FOUND, STOPPED = 0, 1, 2
-"""Slots of the ``stats`` array: search nodes visited, sets found, and 1 once the node
-limit or the caller stopped the search (its answer then proves nothing)."""
+NODES, FOUND, STOPPED, WRITTEN = 0, 1, 2, 3
+"""Slots of the ``stats`` array: search nodes visited, sets found, 1 once the node limit or
+the caller stopped the search (its answer then proves nothing), and the entries of the
+search tree written (:func:`recorded_search`; 0 when no tree is asked for)."""
+DEGREE_LEAF, SET_LEAF, NO_CANDIDATE = -1, -2, -3
+"""The tree's leaf codes (contract version 5): the degree bound closes the node, every
+vertex is covered, or vertex ``v`` has no candidate left (written ``NO_CANDIDATE - v``).
+An internal node is written as the vertex it branches on (≥ 0), its children after it."""
+TREE_ENTRIES = 1 << 20
+"""A recorded search first writes into this many entries (4 MB); a longer tree is written
+again by the same search into a buffer of its exact length, which the first run counted."""
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -59,8 +68,9 @@ def _overlap(row, bits):
 
 @njit(cache=True, nogil=True)
 def _branch_vertex(covers, undominated, allowed, k):
-    """The undominated vertex with the fewest allowed candidates (and that number), or
-    ``(-1, 0)`` when the degree bound says ``k`` more squares cannot finish the set."""
+    """The undominated vertex with the fewest allowed candidates (the lowest one among
+    equals), that number, and whether the node is closed: that vertex has none, or the
+    degree bound says ``k`` more squares cannot finish the set."""
     top = np.zeros(k, np.int64)
     best, fewest = -1, 1 << 62
     for v in range(covers.shape[0]):
@@ -76,9 +86,7 @@ def _branch_vertex(covers, undominated, allowed, k):
                     top[j] = top[j - 1]
                     j -= 1
                 top[j] = gain
-    if fewest == 0 or top.sum() < _overlap(undominated, undominated):
-        return -1, 0
-    return best, fewest
+    return best, fewest, fewest == 0 or top.sum() < _overlap(undominated, undominated)
 
 
 @njit(cache=True, nogil=True)
@@ -95,34 +103,51 @@ def _candidates(covers, undominated, allowed, vertex, how_many):
     return found[np.argsort(-gains[:c], kind="mergesort")]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _write(tree, stats, entry):
+    """The tree's next entry, counted past the buffer's end (the length to rerun with)."""
+    if stats[WRITTEN] < tree.shape[0]:
+        tree[stats[WRITTEN]] = entry
+    stats[WRITTEN] += 1
+
+
 @njit(cache=True, nogil=True)
-def _search(covers, excludes, full, dominated, allowed, k, chosen, depth, found, list_all, stats, node_limit, stop):
+def _search(covers, excludes, full, dominated, allowed, k, chosen, depth, found, list_all, stats, node_limit, stop,
+            tree):
     """Whether a set of at most ``k`` more squares completes ``chosen[:depth]``, the sets
     found recorded in ``found`` (as many as it has rows; ``stats[FOUND]`` counts them all);
     with ``list_all`` the search goes on past the first. A nonzero ``stop[0]`` (set by
-    another thread: the search holds no GIL) ends it as the node limit does."""
+    another thread: the search holds no GIL) ends it as the node limit does. Where ``tree``
+    is not None each node is written to it in preorder (:data:`DEGREE_LEAF`); numba
+    compiles that variant apart, so the search without it does no work for it."""
     stats[NODES] += 1
     if stop[0] or (node_limit > 0 and stats[NODES] > node_limit):
         stats[STOPPED] = 1
         return True
     undominated = full & ~dominated
     if not undominated.any():
+        if tree is not None:
+            _write(tree, stats, SET_LEAF)
         if stats[FOUND] < found.shape[0]:
             found[stats[FOUND], :depth] = chosen[:depth]
             found[stats[FOUND], depth:] = -1  # a row may be handed over unfilled (np.empty)
         stats[FOUND] += 1
         return not list_all
     if k == 0:
+        if tree is not None:
+            _write(tree, stats, DEGREE_LEAF)
         return False
-    vertex, how_many = _branch_vertex(covers, undominated, allowed, k)
-    if vertex < 0:
+    vertex, how_many, closed = _branch_vertex(covers, undominated, allowed, k)
+    if tree is not None:
+        _write(tree, stats, vertex if not closed else NO_CANDIDATE - vertex if how_many == 0 else DEGREE_LEAF)
+    if closed:
         return False
     narrowed = allowed.copy()
     for v in _candidates(covers, undominated, allowed, vertex, how_many):
         narrowed[v >> 6] &= ~(np.uint64(1) << np.uint64(v & 63))  # the later branches exclude v
         chosen[depth] = v
         if _search(covers, excludes, full, dominated | covers[v], narrowed & ~excludes[v], k - 1, chosen,
-                   depth + 1, found, list_all, stats, node_limit, stop):
+                   depth + 1, found, list_all, stats, node_limit, stop, tree):
             return True
     return False
 
@@ -159,8 +184,8 @@ def branch_candidates(covers: np.ndarray, full: np.ndarray, dominated: np.ndarra
         return None
     if k == 0:
         return np.empty(0, np.int64)
-    vertex, how_many = _branch_vertex(covers, undominated, allowed, k)
-    if vertex < 0:
+    vertex, how_many, closed = _branch_vertex(covers, undominated, allowed, k)
+    if closed:
         return np.empty(0, np.int64)
     return _candidates(covers, undominated, allowed, vertex, how_many)
 
@@ -182,15 +207,36 @@ def list_subtree(covers: np.ndarray, excludes: np.ndarray, full: np.ndarray, k: 
     return sets, stats
 
 
-def _run(covers, excludes, full, k, sets, list_rows, node_limit, seconds, node=None):
-    """The search from ``node`` — ``(dominated, allowed, k left, chosen, depth)`` — or from the root."""
-    stats = np.zeros(3, np.int64)
+def recorded_search(covers: np.ndarray, excludes: np.ndarray, full: np.ndarray, k: int, *,
+                    seconds: float | None = None, list_rows: int = 0
+                    ) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray]:
+    """``(exists, sets, stats, tree)``: :func:`dominating_set`'s search for ``k`` (with
+    ``list_rows``, listing every set as it does),
+    writing its tree in preorder as it searches (:data:`DEGREE_LEAF` says how);
+    ``tree`` is whole only where the search was not stopped. A tree longer than
+    :data:`TREE_ENTRIES` is written again, by the same search, into a buffer of its length."""
+    sets = np.full((max(list_rows, 1), k), -1, np.int16)
+    tree = np.empty(TREE_ENTRIES, np.int32)
+    started = time.monotonic()
+    exists, stats = _run(covers, excludes, full, k, sets, list_rows, 0, seconds, tree=tree)
+    if stats[WRITTEN] > tree.shape[0] and not stats[STOPPED]:
+        tree = np.empty(int(stats[WRITTEN]), np.int32)
+        sets[:] = -1
+        left = None if seconds is None else max(seconds - (time.monotonic() - started), 0.0)  # one time limit for both
+        exists, stats = _run(covers, excludes, full, k, sets, list_rows, 0, left, tree=tree)
+    return exists, sets, stats, tree[:min(int(stats[WRITTEN]), tree.shape[0])]
+
+
+def _run(covers, excludes, full, k, sets, list_rows, node_limit, seconds, node=None, tree=None):
+    """The search from ``node`` — ``(dominated, allowed, k left, chosen, depth)`` — or from
+    the root, writing its tree into ``tree`` when given."""
+    stats = np.zeros(4, np.int64)
     stop = np.zeros(1, np.uint8)
     if node is None:
         node = (np.zeros(full.shape[0], np.uint64), full.copy(), k, np.zeros(k + 1, np.int16), 0)
     dominated, allowed, left, chosen, depth = node
     arguments = (covers, excludes, full, dominated, allowed, left, chosen, depth, sets, list_rows > 0, stats,
-                 node_limit, stop)
+                 node_limit, stop, tree)
     if seconds is None:
         return bool(_search(*arguments)), stats
     answer = []

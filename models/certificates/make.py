@@ -46,6 +46,7 @@ from chessdom.models.certificates.regions import (
 )
 from chessdom.models.certificates.staging import staging_directory, sweep_partial_directories
 from chessdom.models.certificates.summary import CertificateSummary
+from chessdom.models.certificates.tree import uses_tree, write_tree_certificate
 from chessdom.models.certificates.unavailable import CertificateUnavailable
 
 MAX_SQUARES = 1024
@@ -135,6 +136,10 @@ def _write(result: PlacementResult, directory: Path, options: CertifyOptions, en
         return CertificateSummary.of(write_no_solution(
             result, directory, lambda path: independent_check(path, remaining(proving.deadline))))
     listed = _enumeration(result) if enumeration else None
+    if uses_tree(result, options.form, enumeration):
+        return CertificateSummary.of(write_tree_certificate(
+            result, directory, lambda path: independent_check(path, remaining(proving.deadline)), proving.report,
+            listed))
     encoding_and_order = _encoding_and_order(result.problem, options.encoding, options.order)
     return CertificateSummary.of(_make(result, directory, encoding_and_order, listed, proving))
 
@@ -163,6 +168,7 @@ def _ready(result: PlacementResult, directory: Path, options: CertifyOptions) ->
     make (CertificateUnavailable)."""
     if options.split not in SPLITS:
         raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {options.split!r}")
+    uses_tree(result, options.form, False)  # a form it does not know raises before anything is written
     if not 0 <= options.region_level < len(LEVEL_RINGS):
         raise ValueError(f"region_level must be 0 to {len(LEVEL_RINGS) - 1}, got {options.region_level!r}")
     if result.status is not Status.OPTIMAL and not has_no_solution(result):

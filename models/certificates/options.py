@@ -33,7 +33,9 @@ class CertifyOptions:
     cubes start at partition ``region_level`` and are split when a run outgrows
     ``cube_seconds``; cubes run on ``workers`` local processes unless an executor is
     given, and the checker checks on as many; ``lemmas``: region cubes carry their line
-    budgets as lemmas, each proved on its own (:mod:`.lemmas`)."""
+    budgets as lemmas, each proved on its own (:mod:`.lemmas`); ``form``: ``auto`` certifies
+    the branch-and-bound's answer by its own search tree (contract version 5,
+    :mod:`.tree`), ``tree`` asks for that tree whatever answered, ``drat`` for the proofs."""
 
     time_limit: float | None = None
     max_proof_bytes: int = MAX_PROOF_BYTES
@@ -44,6 +46,7 @@ class CertifyOptions:
     cube_seconds: float = CUBE_SECONDS
     region_level: int = 0
     lemmas: bool = True
+    form: str = "auto"
 
 
 @dataclass(frozen=True)

@@ -55,18 +55,63 @@ def compile_kernels() -> float:
     return round(time.perf_counter() - began, 3)
 
 
+_RECORDING = [0]
+"""How many :func:`recording_trees` are open: a count, not a context variable, because the
+dispatcher may solve on a thread of its own."""
+_KEPT: dict[tuple[PlacementProblem, int, bool], np.ndarray] = {}
+"""Kept trees by problem, pieces and whether the search listed every set (a count's)."""
+KEPT_TREES = 4
+"""Trees kept for a certificate to take, the oldest forgotten past this many (γ(Q_13) ≤ 6's is 2 MB)."""
+
+
+@contextlib.contextmanager
+def recording_trees():
+    """Within it, each branch-and-bound solve keeps the tree of its last refutation for
+    :func:`kept_tree` (a certified solve: the certificate is the answering search's own
+    tree); outside it the search is compiled without writing one."""
+    _RECORDING[0] += 1
+    try:
+        yield
+    finally:
+        _RECORDING[0] -= 1
+
+
+def kept_tree(problem: PlacementProblem, bound: int, *, take: bool = True, listing: bool = False
+              ) -> np.ndarray | None:
+    """The tree a solve within :func:`recording_trees` wrote refuting ``bound`` pieces for
+    ``problem`` — with ``listing``, its count's tree listing every set of ``bound`` — or
+    None; taken unless not ``take`` (a certificate takes it once)."""
+    key = (problem, bound, listing)
+    return _KEPT.pop(key, None) if take else _KEPT.get(key)
+
+
+def _keep(problem: PlacementProblem, bound: int, tree: np.ndarray, listing: bool = False) -> None:
+    _KEPT[(problem, bound, listing)] = tree
+    while len(_KEPT) > KEPT_TREES:
+        del _KEPT[next(iter(_KEPT))]
+
+
 def solve_branch_and_bound(problem: PlacementProblem, *, time_limit: float | None = None,
                            on_event: Callable[[tuple], None] | None = None) -> Outcome:
-    """The optimum of ``problem`` by branch-and-bound, or what it proved within ``time_limit``."""
+    """The optimum of ``problem`` by branch-and-bound, or what it proved within ``time_limit``;
+    within :func:`recording_trees` its last refutation's tree is kept (and the trees of an
+    earlier solve of ``problem`` forgotten: a kept tree is always the latest solve's)."""
     from chessdom.native_search.branch_and_bound import VERSION, optimum_events
+
+    for key in [key for key in _KEPT if key[0] == problem]:
+        del _KEPT[key]
 
     def reported(events):
         for event in events:
+            if event[0] == "tree":
+                _keep(problem, event[1], event[2])
+                continue
             if on_event is not None:
                 on_event(event)
             yield event
 
-    events = optimum_events(problem, UNLIMITED_SECONDS if time_limit is None else time_limit)
+    events = optimum_events(problem, UNLIMITED_SECONDS if time_limit is None else time_limit,
+                            trees=_RECORDING[0] > 0)
     return outcome_of(reported(events), solver_name=NAME, solver_version=VERSION,
                       params={"bound": "degree"})
 
@@ -89,8 +134,9 @@ def count_by_branch_and_bound(problem: PlacementProblem, value: int, *, time_lim
     from chessdom.native_search.subtree_count import subtree_parts
 
     if executor is None and state_dir is None:
+        keep = (lambda tree: _keep(problem, value, tree, listing=True)) if _RECORDING[0] else None
         return count_optimal(problem, value, representatives=representatives,
-                             time_limit=UNLIMITED_SECONDS if time_limit is None else time_limit)
+                             time_limit=UNLIMITED_SECONDS if time_limit is None else time_limit, on_tree=keep)
     parts = subtree_parts(problem, value)
     state = None if state_dir is None else branch_and_bound_state(state_dir, problem, value, [p.key for p in parts])
     listed = _Listed(problem, value)

@@ -27,6 +27,7 @@ from chessdom.certificates.manifest import Manifest, read_manifest
 from chessdom.certificates.rebuilt import same_formula
 from chessdom.certificates.refutation import POLICY, REVISION, Refutation, check_refutation, refutation
 from chessdom.certificates.regions import RegionError
+from chessdom.certificates.tree import tree_step
 from chessdom.certificates.unsolvable import claim_of_none, empty_clause, unmet_square
 from chessdom.certificates.verdict import Verdict
 from chessdom.certificates.version3 import fewer_step, region_refutations, regions_step
@@ -86,6 +87,8 @@ def check_certificate(directory: str | Path, engine: str = "native", executor: E
                  _refutations)
         if manifest.no_solution:
             steps = (claim_of_none, _hashes, empty_clause)
+        elif manifest.tree_nodes is not None:
+            steps = (_bound_and_claim, _hashes, _placements, _witness, tree_step)
         verdict.ok = all(step(manifest, context, verdict) for step in steps)
     finally:
         verdict.seconds = round(time.perf_counter() - started, 3)
@@ -157,8 +160,8 @@ def _placements(read: Manifest, context: dict, verdict: Verdict) -> bool:
         return True
     # Each listed placement is blocked by a clause of `value` literals, at least 3 bytes
     # each with the " 0" after them: a formula of the listed size blocks no more than this.
-    most = read.files["formula"].bytes // (3 * max(read.value, 1) + 2)
-    if read.enumeration["solutions"] > most:
+    most = read.files["formula"].bytes // (3 * max(read.value, 1) + 2) if "formula" in read.files else None
+    if most is not None and read.enumeration["solutions"] > most:  # a tree's are bounded by MAX_ENUMERATED
         return not verdict.fail("placements", f"{read.enumeration['solutions']} placements cannot all be blocked "
                                               f"in a formula of {read.files['formula'].bytes} bytes")
     try:

@@ -16,13 +16,16 @@ CONTRACT_V1 = "chessdom-certificate/1"
 CONTRACT = "chessdom-certificate/2"
 CONTRACT_V3 = "chessdom-certificate/3"
 CONTRACT_V4 = "chessdom-certificate/4"
-CONTRACTS = (CONTRACT_V1, CONTRACT, CONTRACT_V3, CONTRACT_V4)
+CONTRACT_V5 = "chessdom-certificate/5"
+CONTRACTS = (CONTRACT_V1, CONTRACT, CONTRACT_V3, CONTRACT_V4, CONTRACT_V5)
 """Version 2 adds the literal order, cube bundles and enumerations; version 1
 certificates (always row-major, one proof, one bound) still check. Version 3 splits the
 refutation into region cubes, one proof per symmetry class of region counts, and the
 checker itself checks that the classes cover every count (:mod:`.regions`). Version 4
 adds the compound pieces (:data:`PIECES`) and the claim that no placement of any size
-meets the objective (:data:`NO_SOLUTION`); its files are version 2's or version 3's."""
+meets the objective (:data:`NO_SOLUTION`); its files are version 2's or version 3's.
+Version 5 refutes a bound by the branch-and-bound's own search tree (:data:`TREE`), which
+the checker replays (:mod:`.tree`); it has no formula."""
 MANIFEST = "manifest.json"
 FORMULA = "formula.cnf"
 PROOF = "proof.drat"
@@ -39,6 +42,16 @@ FEWER_LEMMA_PROOF = "fewer-lemma-{}.drat"
 FILES = (MANIFEST, FORMULA, PROOF)
 """A single-proof certificate holds these files and nothing else; a cube bundle holds
 ``cubes.txt``, ``cover.drat`` and one ``cube-N.drat`` per cube instead of ``proof.drat``."""
+TREE = "tree.bin"
+"""Version 5's search tree: :data:`TREE_MAGIC`, the node count (8 bytes, little-endian),
+then the zlib-compressed preorder array of little-endian int32 (:mod:`.tree`)."""
+TREE_MAGIC = b"CDTREE01"
+MAX_TREE_NODES = 1 << 28
+"""Version 5: nodes a tree may hold (1 GiB of int32 once inflated; γ(Q_13) ≤ 6 takes 505,674)."""
+MAX_TREE_WORK = 1 << 36
+"""Version 5: nodes × squares × 64-bit words of a row, at most — each node of the replay is
+a pass over the board's rows, so this bounds its work before it starts (γ(Q_13) ≤ 6 takes
+about 2.6 × 10⁸, 0.7 s; this allows about 260 times that)."""
 ORDERS = ("row-major", "hilbert")
 PIECES_V1 = ("queen", "rook", "bishop", "knight", "king")
 """The pieces of versions 1 to 3."""

@@ -15,6 +15,7 @@ from chessdom.certificates.contract import (
     CONTRACT_V1,
     CONTRACT_V3,
     CONTRACT_V4,
+    CONTRACT_V5,
     CONTRACTS,
     ENCODINGS,
     MANIFEST,
@@ -28,6 +29,8 @@ from chessdom.certificates.contract import (
     MAX_PROOF_BYTES,
     MAX_REGIONS,
     MAX_SQUARES,
+    MAX_TREE_NODES,
+    MAX_TREE_WORK,
     MINIMISATIONS,
     NO_SOLUTION,
     ORDERS,
@@ -112,6 +115,8 @@ class Manifest:
     fewer: Fewer | None = None
     no_solution: bool = False
     """Version 4's claim that no placement of any size meets the objective."""
+    tree_nodes: int | None = None
+    """Version 5: the nodes of the search tree (``files["tree"]``) refuting the bound."""
 
 
 def read_manifest(directory: Path) -> Manifest:
@@ -141,9 +146,13 @@ def _typed(raw) -> Manifest:
     version_four = raw["contract"] == CONTRACT_V4
     if raw["contract"] != CONTRACT_V3 and not version_four and ({"regions", "fewer"} & set(raw)):
         raise ContractError(f"only {CONTRACT_V3} and {CONTRACT_V4} have regions or fewer")
-    rows, cols, _, objective = validate_problem(typed(raw, "problem", dict), PIECES if version_four else PIECES_V1)
+    version_five = raw["contract"] == CONTRACT_V5
+    rows, cols, _, objective = validate_problem(typed(raw, "problem", dict),
+                                                PIECES if version_four or version_five else PIECES_V1)
     if rows * cols > MAX_SQUARES:
         raise ContractError(f"the contract covers boards of at most {MAX_SQUARES} squares, not {rows}×{cols}")
+    if version_five:
+        return _tree(raw, objective, rows * cols)
     if version_four and typed(raw, "refuted", dict).get("relation") == NO_SOLUTION:
         return _no_solution(raw, objective)
     squares = rows * cols
@@ -174,6 +183,30 @@ def _no_solution(raw: dict, objective: str) -> Manifest:
     typed(raw, "claim", str)
     files = distinct_and_within({"formula": listed_entry(raw.get("formula"), "formula", MAX_FORMULA_BYTES)})
     return Manifest(raw, raw["problem"], objective, None, None, "", "", None, None, files, no_solution=True)
+
+
+def _tree(raw: dict, objective: str, squares: int) -> Manifest:
+    """Version 5: a minimisation's bound refuted — or with ``enumeration``, its placements
+    listed — by the search tree its ``evidence`` lists (``form`` "tree", the file, its bytes
+    and SHA-256, and its ``nodes``); no formula."""
+    if objective not in MINIMISATIONS:
+        raise ContractError(f"{CONTRACT_V5} refutes the bounds of {', '.join(MINIMISATIONS)}, not {objective}")
+    if other := sorted({"formula", "proof", "cubes", "regions", "fewer"} & set(raw)):
+        raise ContractError(f"a tree certificate has no {', '.join(other)}")
+    evidence = typed(raw, "evidence", dict)
+    choice(evidence, "form", ("tree",), "evidence.form")
+    nodes = integer(evidence, "nodes", MAX_TREE_NODES, "evidence.nodes")
+    if nodes * squares * ((squares + 63) // 64) > MAX_TREE_WORK:
+        raise ContractError(f"evidence.nodes: a replay of {nodes} nodes on {squares} squares is more work than the "
+                            f"contract's {MAX_TREE_WORK} (nodes × squares × words)")
+    files = distinct_and_within({"tree": listed_entry(evidence, "evidence", MAX_PROOF_BYTES)})
+    value = integer(raw, "value", squares)
+    bound = integer(typed(raw, "refuted", dict), "bound", squares, "refuted.bound")
+    enumeration = _enumeration(raw["enumeration"]) if "enumeration" in raw else None
+    witness = None if enumeration is not None else name_list(typed(raw, "witness", list), "witness")
+    typed(raw, "claim", str)
+    return Manifest(raw, raw["problem"], objective, value, bound, "", "", witness, enumeration, files,
+                    tree_nodes=nodes)
 
 
 def _version_three(raw: dict, objective: str, squares: int) -> tuple[Regions, Fewer | None]:

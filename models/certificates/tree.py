@@ -1,0 +1,122 @@
+"""A certificate of the branch-and-bound's answer by its own search tree (contract version
+5): the preorder array its refutation of ``value − 1`` pieces wrote as it searched
+(:func:`chessdom.native_search.domination_kernel.recorded_search`), compressed into
+``tree.bin``, which the independent checker replays with its own attack rule
+(:mod:`chessdom.certificates.tree`). No formula and no second search: a solve within
+:func:`~chessdom.models.dispatch.native_backend.recording_trees` keeps its tree for this
+module to take; a result whose tree was not kept (solved elsewhere, or not recording) has
+the same search run again, which is deterministic and writes the same tree, and the
+manifest says which (``evidence.search``: ``"kept"`` or ``"again"``)."""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+from chessdom.chessboard import Objective, PlacementResult
+from chessdom.models.certificates.enumeration import Enumeration
+from chessdom.models.certificates.manifest import file_entry, write_manifest
+from chessdom.models.certificates.unavailable import CertificateUnavailable
+
+from chessdom.certificates import CONTRACT_V5, TREE, TREE_MAGIC, claim, enumeration_claim
+
+FORMS = ("auto", "tree", "drat")
+"""``CertifyOptions.form``: ``tree`` for the branch-and-bound's tree (its search run again
+if the solve kept none), ``drat`` for the CaDiCaL refutations of the contract formula,
+``auto`` the tree where the solve that answered kept one (it ran within
+:func:`~chessdom.models.dispatch.native_backend.recording_trees`), else the refutations."""
+TREE_SOLVER = "branch-and-bound"
+TREE_OBJECTIVES = (Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION, Objective.TOTAL_DOMINATION)
+
+
+def uses_tree(result: PlacementResult, form: str, enumeration: bool) -> bool:
+    """Whether ``result``'s certificate is its search tree; ValueError for a tree asked of
+    independence, which the tree does not certify. A count is certified by a tree only
+    when one is asked for."""
+    if form not in FORMS:
+        raise ValueError(f"form must be one of {', '.join(FORMS)}, got {form!r}")
+    from chessdom.models.dispatch.native_backend import kept_tree
+
+    fits = result.problem.objective in TREE_OBJECTIVES
+    if form == "tree" and not fits:
+        raise ValueError("form: a tree certifies domination, independent or total domination, not independence")
+    if form != "auto" or not fits or enumeration or result.solver.name != TREE_SOLVER or result.value is None:
+        return form == "tree"
+    return kept_tree(result.problem, result.value - 1, take=False) is not None
+
+
+def search_tree(result: PlacementResult) -> tuple[np.ndarray, str]:
+    """The tree refuting ``value − 1`` pieces, and whether it was ``kept`` from the solve or
+    written by the search run ``again``."""
+    from chessdom.models.dispatch.native_backend import kept_tree
+
+    bound = result.value - 1
+    tree = kept_tree(result.problem, bound)
+    if tree is not None:
+        return tree, "kept"
+    from chessdom.native_search.branch_and_bound import search_arrays
+    from chessdom.native_search.domination_kernel import STOPPED, recorded_search
+
+    arrays = search_arrays(result.problem)
+    exists, _, stats, tree = recorded_search(arrays.covers, arrays.excludes, arrays.full, bound)
+    if exists or stats[STOPPED]:
+        raise CertificateUnavailable(f"the branch-and-bound did not refute {bound} pieces again")
+    return tree, "again"
+
+
+def write_tree_file(path: Path, tree: np.ndarray) -> None:
+    """``tree`` as the contract's ``tree.bin``: magic, node count, zlib-compressed int32."""
+    payload = zlib.compress(np.asarray(tree, "<i4").tobytes(), 6)
+    path.write_bytes(TREE_MAGIC + len(tree).to_bytes(8, "little") + payload)
+
+
+def listing_tree(result: PlacementResult) -> tuple[np.ndarray, str]:
+    """The tree of the search listing every placement of ``value`` pieces: kept from the
+    solve's count, or written by that search run ``again``."""
+    from chessdom.models.dispatch.native_backend import kept_tree
+
+    tree = kept_tree(result.problem, result.value, listing=True)
+    if tree is not None:
+        return tree, "kept"
+    from chessdom.native_search.branch_and_bound import search_arrays
+    from chessdom.native_search.domination_kernel import STOPPED, recorded_search
+
+    arrays = search_arrays(result.problem)
+    _, _, stats, tree = recorded_search(arrays.covers, arrays.excludes, arrays.full, result.value, list_rows=1)
+    if stats[STOPPED]:
+        raise CertificateUnavailable("the branch-and-bound's listing search was stopped")
+    return tree, "again"
+
+
+def write_tree_certificate(result: PlacementResult, staged: Path, check: Callable[[Path], dict],
+                           report: Callable[[dict], None], listed: Enumeration | None = None) -> dict:
+    """The tree certificate of ``result`` — of its count and classes, given the placements
+    ``listed`` — written into ``staged`` and checked by ``check`` (the independent
+    checker's verdict on a directory): its manifest."""
+    if result.value is None or result.value < 1:
+        raise CertificateUnavailable("a tree refutes a bound below a placement of at least one piece")
+    report({"state": "making", "form": "tree"})
+    tree, search = search_tree(result) if listed is None else listing_tree(result)
+    write_tree_file(staged / TREE, tree)
+    problem = result.problem.to_dict()
+    bound = result.value - 1 if listed is None else result.value
+    manifest = {"contract": CONTRACT_V5, "problem": problem, "value": result.value, "claim": claim(problem, bound),
+                "refuted": {"bound": bound, "relation": "at most"},
+                "evidence": {"form": "tree", **file_entry(staged / TREE), "nodes": len(tree), "search": search},
+                "optimum": {"solver": result.solver.name, "proof": result.proof},
+                "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    if listed is None:
+        manifest["witness"] = list(result.placement)
+    else:
+        enumerated = listed.to_manifest()
+        manifest["enumeration"] = enumerated
+        manifest["claim"] = enumeration_claim(problem, result.value, enumerated["solutions"], enumerated["classes"],
+                                              len(listed.symmetries))
+    write_manifest(staged, manifest)
+    report({"state": "checking"})
+    manifest["check"] = check(staged)
+    write_manifest(staged, manifest)
+    return manifest

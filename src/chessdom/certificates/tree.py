@@ -1,0 +1,143 @@
+"""Version 5: the branch-and-bound's search tree, replayed. The tree is the preorder array
+of the search that refuted the bound: at an internal node the vertex it branched on (≥ 0),
+at a leaf the rule that closed it — -1 (the degree bound), -2 (a set: every
+square dominated) or ``-3 - v`` (square ``v`` has no candidate left) — and the children of a node are not written: they follow from the
+contract. The replay rebuilds, with this module's own neighbourhoods (from
+:func:`~.contract.attacks`), at every node what is dominated and which squares may still
+be chosen, and checks that each entry is true there (docs/explanation/
+certificate-contract.md, "Version 5: the search tree", says why that proves the claim).
+Its work is bounded by the node count the manifest gives (:data:`~.contract.MAX_TREE_NODES`
+at most), each node costing at most a pass over the board's squares."""
+
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+
+from chessdom.certificates.contract import MAX_TREE_NODES, TREE_MAGIC, ContractError, attacks, validate_problem
+from chessdom.certificates.files import FileMismatch, read_listed
+from chessdom.certificates.verdict import Verdict
+
+HEADER = len(TREE_MAGIC) + 8
+REASONS = {
+    # the replay's error numbers (:mod:`.tree_replay`)
+    1: "the tree ends before this node",
+    2: "every square is dominated here, yet the node is not a set leaf",
+    3: "a set leaf where some square is not dominated",
+    4: "a degree-bound leaf whose bound does not fail",
+    5: "a no-candidate leaf whose square is dominated, off the board or has a candidate",
+    6: "a branch on a square that is dominated or off the board",
+    7: "a branch with no piece left (the tree is deeper than the bound)",
+    8: "a set leaf with pieces left to place (it would stand for its supersets too)",
+}
+
+
+class TreeError(Exception):
+    """A tree file that is not the contract's shape: the step that failed, and why."""
+
+
+def neighbourhoods(problem: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(covers, dominators, excludes, full)`` as bit rows: what each square's piece
+    dominates (its own square too, except for total domination), which squares dominate
+    each square, what choosing a square takes from the candidates (its piece's square and
+    attacks, for independent domination only), and the board."""
+    rows, cols, piece, objective = validate_problem(problem)
+    squares = rows * cols
+    words = (squares + 63) // 64
+    covers = np.zeros((squares, words), np.uint64)
+    dominators = np.zeros((squares, words), np.uint64)
+    excludes = np.zeros((squares, words), np.uint64)
+    for c in range(squares):
+        for v in range(squares):
+            attacked = attacks(piece, v // cols - c // cols, v % cols - c % cols)
+            if attacked or (c == v and objective != "total_domination"):
+                _set(covers[c], v)
+                _set(dominators[v], c)
+            if objective == "independent_domination" and (attacked or c == v):
+                _set(excludes[c], v)
+    full = np.zeros(words, np.uint64)
+    for v in range(squares):
+        _set(full, v)
+    return covers, dominators, excludes, full
+
+
+def _set(row: np.ndarray, v: int) -> None:
+    row[v // 64] |= np.uint64(1 << (v % 64))
+
+
+def read_tree(path, size: int, sha256: str, nodes: int) -> np.ndarray:
+    """The tree's entries, read as hashed and inflated no further than ``nodes`` of them;
+    TreeError when the file is not ``nodes`` entries in the contract's form."""
+    if not 1 <= nodes <= MAX_TREE_NODES:
+        raise TreeError(f"a tree holds 1…{MAX_TREE_NODES} nodes, not {nodes}")
+    try:
+        data = read_listed(path, size, sha256)
+    except FileMismatch as error:
+        raise TreeError(str(error)) from None
+    if data[:len(TREE_MAGIC)] != TREE_MAGIC or len(data) < HEADER:
+        raise TreeError(f"the file does not start with {TREE_MAGIC!r}")
+    if int.from_bytes(data[len(TREE_MAGIC):HEADER], "little") != nodes:
+        raise TreeError(f"the file's header does not give the {nodes} nodes the manifest lists")
+    inflate = zlib.decompressobj()
+    try:
+        raw = inflate.decompress(data[HEADER:], 4 * nodes + 1)  # one byte more shows a longer tree
+    except zlib.error as error:
+        raise TreeError(f"the tree is not zlib data: {error}") from None
+    if len(raw) != 4 * nodes or inflate.unconsumed_tail or inflate.unused_data or not inflate.eof:
+        longer = len(raw) > 4 * nodes or inflate.unconsumed_tail or inflate.unused_data
+        raise TreeError(f"the tree holds {'more' if longer else 'fewer'} than the {nodes} nodes listed")
+    return np.frombuffer(raw, "<i4").astype(np.int32)
+
+
+def replay(problem: dict, bound: int, tree: np.ndarray, listed: int = 0) -> tuple[int, str | None, np.ndarray]:
+    """``(sets, None, squares)``: the set leaves of ``tree`` replayed from the empty board
+    with ``bound`` pieces to place, every entry found true and every entry consumed, and
+    the squares of the first ``listed`` sets (rows of ``bound`` square numbers); or
+    ``(0, reason, ...)`` at the first entry that is not true."""
+    from chessdom.certificates import tree_replay as compiled  # numba loads only where a tree is checked
+
+    covers, dominators, excludes, full = neighbourhoods(problem)
+    state = np.zeros(4, np.int64)
+    found = np.zeros((listed, bound), np.int64)
+    compiled.replay_node((covers, dominators, excludes), full, np.zeros_like(full), full.copy(), bound, tree, state,
+                         np.zeros(bound, np.int64), found)
+    if state[compiled.ERROR]:
+        return 0, f"node {int(state[compiled.ERROR_AT])}: {REASONS[int(state[compiled.ERROR])]}", found
+    if state[compiled.POSITION] != len(tree):
+        return 0, f"{len(tree) - int(state[compiled.POSITION])} entries follow the tree's last node", found
+    return int(state[compiled.SETS]), None, found
+
+
+def tree_step(read, context: dict, verdict: Verdict) -> bool:
+    """The tree file read, then replayed: for a bound it must close every branch without a
+    set; for an enumeration its set leaves must be exactly the placements the
+    representatives' orbits make (``context["blocked"]``, each met once)."""
+    listed, nodes = read.files["tree"], read.tree_nodes
+    try:
+        tree = read_tree(context["paths"]["tree"], listed.bytes, listed.sha256, nodes)
+    except TreeError as error:
+        return not verdict.fail("tree", str(error))
+    expected = context.get("blocked", ())
+    try:
+        sets, reason, found = replay(read.problem, read.bound, tree, len(expected) + 1)
+    except ContractError as error:
+        return not verdict.fail("tree replay", str(error))
+    if reason is None:
+        reason = _sets_problem(read, sets, found, expected)
+    if reason is not None:
+        return not verdict.fail("tree replay", reason)
+    verdict.steps[f"tree replay ({nodes} nodes)"] = True
+    return True
+
+
+def _sets_problem(read, sets: int, found: np.ndarray, expected) -> str | None:
+    """Why the replayed tree's sets are not what the manifest claims, or None."""
+    if read.enumeration is None:
+        return f"{sets} leaves are sets of at most {read.bound}: the tree refutes nothing" if sets else None
+    if sets != len(expected):
+        return f"the tree's leaves are {sets} placements; the enumeration makes {len(expected)}"
+    leaves = {frozenset(int(s) + 1 for s in row) for row in found[:sets]}  # the formula's variables, r·C + f + 1
+    if leaves != {frozenset(placement) for placement in expected}:
+        return "the tree's placements are not those of the enumeration's classes"
+    return None

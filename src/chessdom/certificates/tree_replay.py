@@ -1,0 +1,126 @@
+"""The compiled replay of a version 5 tree (:mod:`.tree` reads it and says what it proves).
+Each node's entry is checked against what this replay recomputes there: the squares not
+yet dominated, the squares that may still be chosen, and the pieces left. Errors are
+numbered as :data:`~.tree.REASONS` words them; ``state`` holds the position in the
+tree, the set leaves met, and the first error with its node."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+DEGREE_LEAF, SET_LEAF, NO_CANDIDATE = -1, -2, -3
+POSITION, SETS, ERROR, ERROR_AT = 0, 1, 2, 3
+TRUNCATED, COVERED, NOT_COVERED, BOUND_HOLDS, HAS_CANDIDATE, DOMINATED, TOO_DEEP, PIECES_LEFT = 1, 2, 3, 4, 5, 6, 7, 8
+
+
+@njit(cache=True, inline="always")
+def _bits(x):
+    """The set bits of a 64-bit word (Hacker's Delight, 5-2)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True)
+def _count(row):
+    total = 0
+    for w in range(row.shape[0]):
+        total += _bits(row[w])
+    return total
+
+
+@njit(cache=True)
+def _common(a, b):
+    total = 0
+    for w in range(a.shape[0]):
+        total += _bits(a[w] & b[w])
+    return total
+
+
+@njit(cache=True)
+def _member(row, v):
+    return (row[v // 64] >> np.uint64(v % 64)) & np.uint64(1) == np.uint64(1)
+
+
+@njit(cache=True)
+def _fail(state, error, at):
+    state[ERROR], state[ERROR_AT] = error, at
+    return False
+
+
+@njit(cache=True)
+def _bound_fails(covers, undominated, allowed, left):
+    """Whether the ``left`` largest numbers of undominated squares one allowed square
+    dominates add up to less than the undominated count."""
+    largest = np.zeros(left + 1, np.int64)  # kept in descending order; the last slot spare
+    for c in range(covers.shape[0]):
+        if _member(allowed, c):
+            gain = _common(covers[c], undominated)
+            j = left
+            while j > 0 and largest[j - 1] < gain:
+                largest[j] = largest[j - 1]
+                j -= 1
+            largest[j] = gain
+    return largest[:left].sum() < _count(undominated)
+
+
+@njit(cache=True)
+def _ordered(covers, dominators, undominated, allowed, vertex):
+    """The allowed squares dominating ``vertex``: most undominated squares dominated
+    first, the lower square first among equals."""
+    squares = covers.shape[0]
+    keys = []
+    for c in range(squares):
+        if _member(allowed, c) and _member(dominators[vertex], c):
+            keys.append((squares - _common(covers[c], undominated)) * squares + c)
+    if len(keys) == 0:
+        return np.zeros(0, np.int64)
+    return np.sort(np.array(keys)) % squares
+
+
+@njit(cache=True)
+def replay_node(rows, full, dominated, allowed, left, tree, state, path, found):
+    """Replay the node at ``state[POSITION]`` and its subtree: whether every entry holds.
+    ``rows``: the covers, dominators and excludes; ``path`` the squares chosen above the
+    node (``len(path) - left`` of them); a set leaf's squares go to the next row of
+    ``found`` while it has rows."""
+    covers, dominators, excludes = rows
+    at = state[POSITION]
+    if at >= tree.shape[0]:
+        return _fail(state, TRUNCATED, at)
+    entry = tree[at]
+    state[POSITION] = at + 1
+    undominated = full & ~dominated
+    if _count(undominated) == 0:
+        if entry != SET_LEAF:
+            return _fail(state, COVERED, at)
+        if left != 0:  # a leaf stands for one set only where no piece is left to add
+            return _fail(state, PIECES_LEFT, at)
+        if state[SETS] < found.shape[0]:
+            found[state[SETS], :] = path
+        state[SETS] += 1
+        return True
+    if entry == SET_LEAF:
+        return _fail(state, NOT_COVERED, at)
+    if entry == DEGREE_LEAF:
+        return True if _bound_fails(covers, undominated, allowed, left) else _fail(state, BOUND_HOLDS, at)
+    squares = covers.shape[0]
+    if entry <= NO_CANDIDATE:
+        vertex = NO_CANDIDATE - entry
+        if vertex >= squares or not _member(undominated, vertex) or _count(dominators[vertex] & allowed):
+            return _fail(state, HAS_CANDIDATE, at)
+        return True
+    if entry >= squares or not _member(undominated, entry):
+        return _fail(state, DOMINATED, at)
+    if left == 0:
+        return _fail(state, TOO_DEEP, at)
+    narrowed = allowed.copy()
+    for c in _ordered(covers, dominators, undominated, allowed, entry):
+        narrowed[c // 64] &= ~(np.uint64(1) << np.uint64(c % 64))  # later children exclude c
+        path[path.shape[0] - left] = c
+        if not replay_node(rows, full, dominated | covers[c], narrowed & ~excludes[c], left - 1, tree, state, path,
+                           found):
+            return False
+    return True
