@@ -47,9 +47,11 @@ def test_solve_json_is_the_service_answer_shape(capsys, client):
     served = client.post("/domination", json={"size": 4, "piece": "knight"}).get_json()
     assert set(json.loads(out)) == set(served) == {
         "problem", "status", "value", "lower_bound", "upper_bound", "optimal", "placement",
-        "verified", "proof", "solver", "wall_time", "literature", "count", "cached",
+        "verified", "proof", "solver", "wall_time", "literature", "count", "cached", "atlas",
     }
     assert json.loads(out)["cached"] is False
+    # The same entry of the shipped atlas beside it; the command has no URL for it.
+    assert json.loads(out)["atlas"] == {**served["atlas"], "href": None} and served["atlas"]["href"]
 
 
 def test_solve_text_shows_the_board_the_numbers_and_the_literature(capsys):

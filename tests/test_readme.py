@@ -31,6 +31,8 @@ def stable(text: str) -> list[str]:
             lines.append("<board row>")
             continue
         line = DECIMAL.sub("#", SQUARES.sub("<squares>", JOB_ID.sub("<id>", line)))
+        # The first solve after installing also says how long numba compiled; later ones do not.
+        line = line.replace(" (and # s compiling the native search before it)", "")
         lines.append(re.sub(r"-{2,}", "--", re.sub(r"\s+", " ", line)).strip())  # a table's widths
     return lines
 

@@ -8,6 +8,7 @@ on a SAT path that never touches it (measured with ``python -X importtime``).
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
@@ -144,6 +145,11 @@ def solve_cpsat(
         raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
     if status == cp_model.OPTIMAL:
         return Outcome(placement, len(placement), PROOF, **info)
+    if status == cp_model.UNKNOWN:
+        # Stopped before a first solution, CP-SAT's objective bound may be its unset 0.0: a
+        # false "at most 0" for a maximisation, which the greedy start then contradicted
+        # (seen: β(N_12) under schemathesis). Only the bounds its callback reported count.
+        return Outcome(None, whole_bound(problem, math.inf), BOUND_PROOF, **info)
     return Outcome(placement, whole_bound(problem, solver.best_objective_bound), BOUND_PROOF, **info)
 
 

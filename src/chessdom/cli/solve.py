@@ -17,6 +17,7 @@ from concurrent.futures import Future
 from pathlib import Path
 
 from chessdom import library, models
+from chessdom.atlas import Atlas
 from chessdom.chessboard import PLACEMENT_VARIANTS, Piece, PlacementProblem
 from chessdom.models.certificates import MAX_PROOF_BYTES, staging_directory
 from chessdom.processes.executors import open_executor
@@ -79,11 +80,23 @@ def _solve_and_certify(args: argparse.Namespace) -> tuple:
             raise _Interrupted(f"{problem}: interrupted, {status.words.interrupted()}") from None
         answer = result.to_dict()
         answer["cached"] = False  # as the service says of an answer it solved afresh
+        answer["atlas"] = _atlas_beside(problem, result.value)
         if args.representatives is None and answer.get("count"):
             answer["count"]["representatives"] = None
         if args.certify is not None and not _Certification(args, executor, started, status).add_to(answer, result):
             raise _Interrupted("certificate interrupted", result, answer)
     return result, answer
+
+
+def _atlas_beside(problem: PlacementProblem, value: int | None) -> dict | None:
+    """The shipped atlas's entry beside the answer, as the service sets it; a command has
+    no URL to link it by (``chessdom atlas`` and ``GET /atlas`` serve the entry)."""
+    entry = Atlas.open().entry(problem.piece.value, problem.objective.value, problem.board.rows) \
+        if problem.board.is_square else None
+    if entry is None:
+        return None
+    return {"value": entry.value, "agrees": None if value is None or entry.value is None else value == entry.value,
+            "href": None}
 
 
 def _solved(args: argparse.Namespace, executor, status: Status):
