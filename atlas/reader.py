@@ -47,6 +47,16 @@ class Atlas:
         found = self.entries(piece, parameter, n)
         return found[0] if found else None
 
+    def beside(self, piece: str, parameter: str, rows: int, cols: int, value: int | None
+               ) -> tuple[Entry, bool | None] | None:
+        """The entry set beside an answer of ``value`` on a ``rows``×``cols`` board, and
+        whether the two agree (None when either has no value); None when the atlas has no
+        entry for it (entries are addressed by n: square boards only)."""
+        entry = self.entry(piece, parameter, rows) if rows == cols else None
+        if entry is None:
+            return None
+        return entry, None if value is None or entry.value is None else value == entry.value
+
     def classes(self, entry: Entry) -> list[AtlasClass]:
         """The entry's classes of optimal placements, by index (empty when not counted)."""
         return list(self._classes.get((entry.piece, entry.parameter, entry.rows, entry.cols), ()))

@@ -86,10 +86,11 @@ def atlas_entry(problem: PlacementProblem) -> Entry | None:
 def atlas_link(problem: PlacementProblem, value: int | None) -> dict | None:
     """What a placement answer of ``value`` says beside it: the atlas's entry for its
     problem (its value, whether the two agree, its URL), or None when there is none."""
-    entry = atlas_entry(problem)
-    if entry is None:
+    board = problem.board
+    found = served_atlas().beside(problem.piece.value, problem.objective.value, board.rows, board.cols, value)
+    if found is None:
         return None
-    agrees = None if value is None or entry.value is None else value == entry.value
+    entry, agrees = found
     return {"value": entry.value, "agrees": agrees, "href": entry_href(entry)}
 
 

@@ -91,12 +91,12 @@ def _solve_and_certify(args: argparse.Namespace) -> tuple:
 def _atlas_beside(problem: PlacementProblem, value: int | None) -> dict | None:
     """The shipped atlas's entry beside the answer, as the service sets it; a command has
     no URL to link it by (``chessdom atlas`` and ``GET /atlas`` serve the entry)."""
-    entry = Atlas.open().entry(problem.piece.value, problem.objective.value, problem.board.rows) \
-        if problem.board.is_square else None
-    if entry is None:
+    board = problem.board
+    found = Atlas.open().beside(problem.piece.value, problem.objective.value, board.rows, board.cols, value)
+    if found is None:
         return None
-    return {"value": entry.value, "agrees": None if value is None or entry.value is None else value == entry.value,
-            "href": None}
+    entry, agrees = found
+    return {"value": entry.value, "agrees": agrees, "href": None}
 
 
 def _solved(args: argparse.Namespace, executor, status: Status):
