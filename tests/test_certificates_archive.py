@@ -28,7 +28,7 @@ def download(client, certificate):
 
 
 def test_the_archive_round_trips_the_certificate_directory(client, tmp_path):
-    certificate = certified(client, size=6, piece="queen")["certificate"]
+    certificate = certified(client, size=6, piece="queen", certificate_form="drat")["certificate"]
     data = download(client, certificate)
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
         names = sorted(tar.getnames())
@@ -78,7 +78,7 @@ def test_a_count_with_certify_is_certified_with_its_classes(client):
 
 def test_a_small_proof_limit_in_the_settings_splits_the_refutation_into_cubes(make_app):
     client = make_app(run_jobs=False, max_proof_bytes=4_000).test_client()
-    certificate = certified(client, size=6, piece="queen")["certificate"]
+    certificate = certified(client, size=6, piece="queen", certificate_form="drat")["certificate"]
     assert certificate["checked"] and certificate["cubes"] > 1 and certificate["proof"] is None
     assert client.get(f"/certificates/{certificate['id']}/proof.drat").status_code == 404
     manifest = client.get(certificate["manifest"]).get_json()
