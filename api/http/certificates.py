@@ -1,9 +1,12 @@
 """``GET /certificates/{id}``, its files and its archive: what a reader downloads to check
 a bound or a count (``chessdom certificate check URL`` fetches the archive and does it
-all). Files are streamed from the data directory, gzip-compressed on the fly for clients
-that accept it (DRAT text shrinks about 4×), and never read into memory whole; the archive
-is the whole directory as a ``.tar.gz``, written as it is sent. This is the only place
-where a certificate's id becomes URLs (:func:`certificate_json`).
+all); and ``DELETE /certificates/{id}``, which frees what it took of its token's storage.
+Files are streamed from the data directory, never read into memory whole: a DRAT
+certificate's formula and proof gzip-compressed on the fly for clients that accept it
+(DRAT text shrinks about 4×), a search tree's ``tree.bin`` as it is kept (its nodes are
+zlib-compressed already); the archive is the whole directory as a ``.tar.gz``, written as
+it is sent. This is the only place where a certificate's id becomes URLs
+(:func:`certificate_json`), each link null where the certificate has no such file.
 
 Nothing of a certificate that a checker of an earlier revision accepted is sent before the
 corrected checker has checked it again (the first download waits for that); one it rejects
