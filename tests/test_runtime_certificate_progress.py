@@ -92,8 +92,9 @@ def test_a_certified_solve_reports_its_answer_then_each_certificates_states(tmp_
                                              "nodes": certifying[-1]["certificate"]["nodes"], "bytes": tree.size}
     counting = [event["count_certificate"]["state"] for event in certifying if "count_certificate" in event]
     assert _distinct(counting) == list(ORDER)
-    counted = certifying[-1]["count_certificate"]  # a count keeps DRAT unless a tree is asked for
-    assert counted == {"state": "checked", "form": "drat", "bytes": answer.count_certification.certificate.size}
+    counted = certifying[-1]["count_certificate"]  # the count's listing tree, kept from the count
+    assert counted == {"state": "checked", "form": "tree", "search": "kept", "nodes": counted["nodes"],
+                       "bytes": answer.count_certification.certificate.size}
 
 
 def test_a_drat_certificate_tells_the_bytes_its_proofs_take_as_they_are_written(tmp_path):

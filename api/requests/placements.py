@@ -37,14 +37,16 @@ class PlacementRequest(ModelBoard):
         False,
         description="with an optimal answer, also a certificate of its bound, accepted by an independent checker "
                     "before `checked: true`: where the branch-and-bound answers, the search tree it wrote as it "
-                    "searched (`form: tree`), else the plain formula and its DRAT refutations (`form: drat`); it "
-                    "shares the time limit with the solve; certified answers are not served from the cache",
+                    "searched (`form: tree`; with count, the tree of its one search listing every placement), else "
+                    "the plain formula and its DRAT refutations (`form: drat`); it shares the time limit with the "
+                    "solve; certified answers are not served from the cache",
     )
     certificate_form: Literal[CERTIFICATE_FORMS] | None = Field(
         None,
         description="with certify: `auto` (the default) as certify says; `tree` the branch-and-bound's search tree "
-                    "whatever answered (its search run again if it did not; domination variants only); `drat` the "
-                    "plain formula and its DRAT refutations, which other checkers (drat-trim) read too",
+                    "whatever answered (its search run again if it did not, past the time limit if it must; "
+                    "domination variants only); `drat` the plain formula and its DRAT refutations, which other "
+                    "checkers (drat-trim) read too",
     )
     trace: bool = Field(False, description="also the greedy baseline's steps, each with the squares it gained")
     cache: bool = Field(True, description="false: solve afresh rather than serve a proven optimum from the cache")
