@@ -122,16 +122,23 @@ def test_a_certified_job_carries_its_certificate(make_app):
 def test_a_certified_branch_and_bound_job_keeps_its_search_tree_as_the_certificate(make_app, tmp_path):
     client = make_app().test_client()
     job = client.post("/jobs", json={"kind": "domination", "params": {
-        "size": 9, "piece": "queen", "certify": True, "cache": False}}).get_json()
-    done = finished(client, job["id"])
+        "size": 13, "piece": "queen", "certify": True, "cache": False}}).get_json()
+    seen, deadline = [], time.monotonic() + 300
+    while (done := client.get(f"/jobs/{job['id']}").get_json())["status"] in ("queued", "running"):
+        assert time.monotonic() < deadline, done
+        seen.append(done["progress"] or {})
+        time.sleep(0.02)
+    # Its bounds rise for seconds (γ(Q_13): 1.8 s measured), each snapshot saying the search records its tree.
+    solving = [progress for progress in seen if progress.get("lower_bound") and not progress.get("certifying")]
+    assert solving and all(progress["certificate"] == {"state": "recording", "form": "tree"} for progress in solving)
     certificate = done["result"]["certificate"]
-    assert done["status"] == "succeeded" and done["result"]["value"] == 5 and certificate["form"] == "tree"
+    assert done["status"] == "succeeded" and done["result"]["value"] == 7 and certificate["form"] == "tree"
     nodes = client.get(certificate["manifest"]).get_json()["evidence"]["nodes"]
     state = dict(done["progress"]["certificate"])
     room = state.pop("quota_left")  # what the token could store as the job began: the bound less the job itself
     assert 0 < room < client.application.extensions["chessdom"].settings.max_stored_bytes_per_token
     assert state == {"state": "checked", "form": "tree", "search": "kept", "nodes": nodes, "bytes": certificate["bytes"]}
-    archive = tmp_path / "q9.tar.gz"
+    archive = tmp_path / "q13.tar.gz"
     archive.write_bytes(client.get(certificate["archive"]).data)
     with tarfile.open(archive) as tar:
         names = sorted(member.name.split("/")[1] for member in tar.getmembers())
