@@ -11,6 +11,10 @@ import time
 
 import pytest
 
+from chessdom.api.http.certificates import certificate_json
+from chessdom.api.runtime.answer import (
+    Answer, Certificate, Certification, PlacementVerdict, decode_answer, encode_answer,
+)
 from chessdom.certificates import TREE_MAGIC, check_certificate
 from chessdom.cli import main
 
@@ -209,3 +213,16 @@ def test_chessdom_solve_certify_refuses_a_directory_in_use(tmp_path, capsys):
     (tmp_path / "note.txt").write_text("mine")
     assert main(["solve", "queen", "5", "--certify", str(tmp_path)]) == 2
     assert "--certify" in capsys.readouterr().err
+
+
+def test_a_certificate_kept_before_its_files_were_listed_links_a_formula_and_its_proof(client):
+    made = certified_answer(client, size=5, piece="queen", certificate_form="drat")["certificate"]
+    for cubes, links in ((None, {"formula", "proof"}), (12, {"formula"})):
+        kept = json.loads(encode_answer(Answer(PlacementVerdict(1, True, True, True, [], [], 0), Certification(
+            Certificate(made["id"], made["claim"], cubes, True, made["checker"])))))
+        del kept["certification"]["certificate"]["form"], kept["certification"]["certificate"]["files"]
+        certificate = decode_answer(json.dumps(kept)).certification.certificate
+        with client.application.test_request_context():
+            shown = certificate_json(certificate)
+        assert shown["form"] == "drat" and shown["tree"] is None
+        assert {name for name in ("formula", "proof") if shown[name]} == links
