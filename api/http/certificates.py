@@ -179,11 +179,12 @@ def tree(path: CertificatePath):
     return send_file(found, mimetype="application/octet-stream", download_name=TREE, conditional=False)
 
 
-@certificates.delete("/<certificate_id>", responses={204: None, **RESPONSES})
+@certificates.delete("/<certificate_id>", responses={204: None, 404: ProblemDetail, 422: ProblemDetail})
 def delete(path: CertificatePath):
     """Delete a certificate, freeing what it took of your token's storage.
 
-    Its links answer 404 from then on; the job or answer that made it keeps its id."""
+    A withdrawn one too. Its links answer 404 from then on; the job or answer that made it
+    keeps its id."""
     context = current_app.extensions["chessdom"]
     if not _visible(path.certificate_id) or _store().directory(path.certificate_id) is None:
         return _not_found(path.certificate_id)
