@@ -49,7 +49,8 @@ class Certificate(BaseModel):
     """True only after the independent checker accepted the certificate."""
     checker: dict[str, Any]
     seconds: float | None = None
-    """What the certificate took after the solve: proof logging and the independent check."""
+    """What the certificate took after the solve: writing it (a tree's compression, or DRAT proof
+    logging) and the independent check."""
 
 
 class PublishedCount(BaseModel):
