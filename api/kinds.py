@@ -58,7 +58,8 @@ def _placement_call(kind: str, variant: str, request: requests.PlacementRequest)
         solve=SolveOptions(solver=request.solver, time_limit=request.time_limit, seed=request.seed,
                            use_theorems=request.use_theorems),
         count=CountOptions(representatives=request.representatives) if request.count else None,
-        certify=Certify() if request.certify else None,  # its terms are the service's (CertificateRoom.grant)
+        # Its form is the request's; its terms are the service's (CertificateRoom.grant).
+        certify=Certify(form=request.certificate_form or "auto") if request.certify else None,
         trace=request.trace,
     )
     return Call(

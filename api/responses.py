@@ -26,21 +26,31 @@ class Certificate(BaseModel):
     """A certificate of the bound, or of a count (the docs: "The certificate contract")."""
 
     id: str
+    form: Literal["tree", "drat"] = "drat"
+    """``tree``: the branch-and-bound's own search tree, replayed by the checker (contract
+    version 5); ``drat``: the plain formula and its DRAT refutations."""
     manifest: str
-    formula: str
+    """The manifest; ``DELETE`` on it deletes the certificate."""
+    formula: str | None
+    """The plain formula in DIMACS; null for a search tree, which has none."""
     proof: str | None
-    """The one DRAT proof; null for a cube bundle, whose proofs are in the archive."""
+    """The one DRAT proof; null for a cube bundle, whose proofs are in the archive, and for a search tree."""
+    tree: str | None = None
+    """The search tree (``tree.bin``, binary); null for a DRAT certificate."""
     archive: str
     """The whole certificate directory as a .tar.gz."""
     claim: str | None = None
     """What the certificate proves in words, as the manifest states it."""
     cubes: int | None = None
     """How many cubes the refutation was split into; null for one proof."""
+    bytes: int | None = None
+    """What it takes on disk, counted toward your token's storage."""
     checked: bool
     """True only after the independent checker accepted the certificate."""
     checker: dict[str, Any]
     seconds: float | None = None
-    """What the certificate took after the solve: proof logging and the independent check."""
+    """What the certificate took after the solve: writing it (a tree's compression, or DRAT proof
+    logging) and the independent check."""
 
 
 class PublishedCount(BaseModel):

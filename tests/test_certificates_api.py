@@ -1,14 +1,21 @@
 """Certificates through the service and the command line: ``certify`` on placement
-requests and jobs, ``GET /certificates/{id}`` and its files (gzip when accepted), and
-``chessdom certificate check`` on a directory and on a URL."""
+requests and jobs — the branch-and-bound's own search tree where it answers (contract
+version 5), DRAT where asked or where another solver answers — ``GET /certificates/{id}``
+and its files (DRAT text gzip when accepted, the tree as it is kept), and ``chessdom
+certificate check`` on a directory and on a URL."""
 
 import gzip
 import json
+import tarfile
 import time
 
 import pytest
 
-from chessdom.certificates import check_certificate
+from chessdom.api.http.certificates import certificate_json
+from chessdom.api.runtime.answer import (
+    Answer, Certificate, Certification, PlacementVerdict, decode_answer, encode_answer,
+)
+from chessdom.certificates import TREE_MAGIC, check_certificate
 from chessdom.cli import main
 
 
@@ -18,21 +25,51 @@ def certified_answer(client, endpoint="/domination", **body):
     return response.get_json()
 
 
-def test_six_queens_need_three_and_the_service_certifies_it(client):
+def test_six_queens_need_three_and_the_service_certifies_it_by_the_search_tree(client):
     answer = certified_answer(client, size=6, piece="queen")
     certificate = answer["certificate"]
-    assert answer["value"] == 3 and answer["certificate_unavailable"] is None
-    assert certificate["checked"] is True and certificate["checker"]["verdict"] == "VERIFIED"
-    assert certificate["checker"]["name"] == "dratify" and certificate["checker"]["engine"] == "native"
+    assert answer["value"] == 3 and answer["solver"]["name"] == "branch-and-bound"
+    assert answer["certificate_unavailable"] is None
+    assert certificate["form"] == "tree" and certificate["checked"] is True
+    assert certificate["checker"]["verdict"] == "VERIFIED" and "tree replay (17 nodes)" in certificate["checker"]["steps"]
+    assert certificate["formula"] is None and certificate["proof"] is None
     manifest = client.get(certificate["manifest"]).get_json()
-    assert manifest["claim"] == "no 2 or fewer queens dominate the 6×6 board"
-    assert manifest["check"]["checked"] is True
+    assert manifest["contract"] == "chessdom-certificate/5" and manifest["evidence"]["search"] == "kept"
+    assert manifest["claim"] == "no 2 or fewer queens dominate the 6×6 board" and manifest["check"]["checked"] is True
+    tree = client.get(certificate["tree"], headers={"Accept-Encoding": "gzip"})  # zlib inside: sent as kept
+    assert tree.status_code == 200 and tree.content_type == "application/octet-stream"
+    assert tree.headers.get("Content-Encoding") is None and tree.data.startswith(TREE_MAGIC)
+    assert len(tree.data) == manifest["evidence"]["bytes"] and certificate["bytes"] >= len(tree.data)
+    for name in ("formula.cnf", "proof.drat"):
+        missing = client.get(certificate["manifest"] + "/" + name)
+        assert missing.status_code == 404 and "search tree" in missing.get_json()["detail"]
+
+
+def test_a_drat_certificate_is_given_when_asked_for(client):
+    answer = certified_answer(client, size=6, piece="queen", certificate_form="drat")
+    certificate = answer["certificate"]
+    assert certificate["form"] == "drat" and certificate["tree"] is None and certificate["checked"] is True
+    assert certificate["checker"]["name"] == "dratify" and certificate["checker"]["engine"] == "native"
+    assert client.get(certificate["manifest"]).get_json()["claim"] == "no 2 or fewer queens dominate the 6×6 board"
     formula = client.get(certificate["formula"])
     assert formula.headers.get("Content-Encoding") is None and formula.data.startswith(b"p cnf ")
+    assert client.get(certificate["manifest"] + "/tree.bin").status_code == 404
+
+
+def test_certificate_form_is_checked_naming_the_field(client):
+    for body, said in (({"certificate_form": "lrat"}, "auto"), ({"certificate_form": "drat", "certify": False},
+                                                                 "certify true")):
+        response = client.post("/domination", json={"size": 5, "piece": "queen", "certify": True, **body})
+        assert response.status_code == 422 and response.get_json()["errors"][0]["field"] == "certificate_form"
+        assert said in response.get_json()["errors"][0]["message"]
+    response = client.post("/independence", json={"size": 5, "piece": "queen", "certify": True,
+                                                  "certificate_form": "tree"})
+    assert response.status_code == 422 and response.get_json()["errors"][0]["field"] == "certificate_form"
+    assert "not independence" in response.get_json()["errors"][0]["message"]
 
 
 def test_proofs_are_sent_gzip_compressed_to_clients_that_accept_it(client):
-    certificate = certified_answer(client, size=7, piece="queen")["certificate"]
+    certificate = certified_answer(client, size=7, piece="queen", certificate_form="drat")["certificate"]
     plain = client.get(certificate["proof"]).data
     compressed = client.get(certificate["proof"], headers={"Accept-Encoding": "gzip, deflate"})
     assert compressed.headers["Content-Encoding"] == "gzip" and compressed.headers["Vary"] == "Accept-Encoding"
@@ -69,15 +106,50 @@ def test_certify_must_be_a_boolean(client):
     assert response.status_code == 422 and response.get_json()["errors"][0]["field"] == "certify"
 
 
+def finished(client, job_id, seconds=120):
+    deadline = time.monotonic() + seconds
+    while (done := client.get(f"/jobs/{job_id}").get_json())["status"] in ("queued", "running"):
+        assert time.monotonic() < deadline, done
+        time.sleep(0.05)
+    return done
+
+
 def test_a_certified_job_carries_its_certificate(make_app):
     client = make_app().test_client()
     job = client.post("/jobs", json={"kind": "domination",
                                      "params": {"size": 5, "piece": "knight", "certify": True}}).get_json()
-    deadline = time.monotonic() + 60
-    while (done := client.get(f"/jobs/{job['id']}").get_json())["status"] in ("queued", "running"):
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    done = finished(client, job["id"], 60)
     assert done["status"] == "succeeded" and done["result"]["certificate"]["checked"]
+    assert done["result"]["certificate"]["form"] == "drat"  # knights are answered by CP-SAT, not the search
+
+
+def test_a_certified_branch_and_bound_job_keeps_its_search_tree_as_the_certificate(make_app, tmp_path):
+    client = make_app().test_client()
+    job = client.post("/jobs", json={"kind": "domination", "params": {
+        "size": 13, "piece": "queen", "certify": True, "cache": False}}).get_json()
+    seen, deadline = [], time.monotonic() + 300
+    while (done := client.get(f"/jobs/{job['id']}").get_json())["status"] in ("queued", "running"):
+        assert time.monotonic() < deadline, done
+        seen.append(done["progress"] or {})
+        time.sleep(0.02)
+    # Its bounds rise for seconds (γ(Q_13): 1.8 s measured), each snapshot saying the search records its tree.
+    solving = [progress for progress in seen if progress.get("lower_bound") and not progress.get("certifying")]
+    assert solving and all(progress["certificate"] == {"state": "recording", "form": "tree"} for progress in solving)
+    certificate = done["result"]["certificate"]
+    assert done["status"] == "succeeded" and done["result"]["value"] == 7 and certificate["form"] == "tree"
+    nodes = client.get(certificate["manifest"]).get_json()["evidence"]["nodes"]
+    state = dict(done["progress"]["certificate"])
+    room = state.pop("quota_left")  # what the token could store as the job began: the bound less the job itself
+    assert 0 < room < client.application.extensions["chessdom"].settings.max_stored_bytes_per_token
+    assert state == {"state": "checked", "form": "tree", "search": "kept", "nodes": nodes, "bytes": certificate["bytes"]}
+    archive = tmp_path / "q13.tar.gz"
+    archive.write_bytes(client.get(certificate["archive"]).data)
+    with tarfile.open(archive) as tar:
+        names = sorted(member.name.split("/")[1] for member in tar.getmembers())
+        tar.extractall(tmp_path, filter="data")
+    assert names == ["manifest.json", "tree.bin"]
+    assert (tmp_path / certificate["id"] / "tree.bin").read_bytes() == client.get(certificate["tree"]).data
+    assert check_certificate(tmp_path / certificate["id"]).ok
 
 
 def test_certificates_expire_with_the_jobs_and_runs_of_their_time(make_app):
@@ -98,6 +170,16 @@ def test_chessdom_certificate_check_fetches_and_checks_a_url(live_server, capsys
     assert main(["certificate", "check", base + certificate["manifest"]]) == 0
     out = capsys.readouterr().out
     assert "s VERIFIED" in out and "no 7 or fewer knights dominate the 6×6 board" in out
+
+
+def test_chessdom_certificate_check_accepts_a_search_tree_from_the_service(live_server, capsys):
+    client, base = live_server
+    certificate = certified_answer(client, size=8, piece="queen")["certificate"]
+    assert certificate["form"] == "tree"
+    assert main(["certificate", "check", base + certificate["manifest"], "--json"]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["ok"] is True and verdict["claim"] == "no 4 or fewer queens dominate the 8×8 board"
+    assert verdict["steps"]["tree.bin hash"] is True and any(step.startswith("tree replay") for step in verdict["steps"])
 
 
 def test_chessdom_solve_certify_writes_a_directory_the_checker_accepts(tmp_path, capsys):
@@ -131,3 +213,16 @@ def test_chessdom_solve_certify_refuses_a_directory_in_use(tmp_path, capsys):
     (tmp_path / "note.txt").write_text("mine")
     assert main(["solve", "queen", "5", "--certify", str(tmp_path)]) == 2
     assert "--certify" in capsys.readouterr().err
+
+
+def test_a_certificate_kept_before_its_files_were_listed_links_a_formula_and_its_proof(client):
+    made = certified_answer(client, size=5, piece="queen", certificate_form="drat")["certificate"]
+    for cubes, links in ((None, {"formula", "proof"}), (12, {"formula"})):
+        kept = json.loads(encode_answer(Answer(PlacementVerdict(1, True, True, True, [], [], 0), Certification(
+            Certificate(made["id"], made["claim"], cubes, True, made["checker"])))))
+        del kept["certification"]["certificate"]["form"], kept["certification"]["certificate"]["files"]
+        certificate = decode_answer(json.dumps(kept)).certification.certificate
+        with client.application.test_request_context():
+            shown = certificate_json(certificate)
+        assert shown["form"] == "drat" and shown["tree"] is None
+        assert {name for name in ("formula", "proof") if shown[name]} == links

@@ -28,7 +28,7 @@ def download(client, certificate):
 
 
 def test_the_archive_round_trips_the_certificate_directory(client, tmp_path):
-    certificate = certified(client, size=6, piece="queen")["certificate"]
+    certificate = certified(client, size=6, piece="queen", certificate_form="drat")["certificate"]
     data = download(client, certificate)
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
         names = sorted(tar.getnames())
@@ -64,21 +64,26 @@ def test_a_file_that_is_not_an_archive_is_a_usage_error(tmp_path, capsys):
     assert "not a readable .tar.gz archive" in capsys.readouterr().err
 
 
-def test_a_count_with_certify_is_certified_with_its_classes(client):
-    answer = certified(client, size=6, piece="queen", count=True)
+@pytest.mark.parametrize("form", ["auto", "drat"])
+def test_a_count_with_certify_is_certified_with_its_classes(client, form):
+    answer = certified(client, size=6, piece="queen", count=True, certificate_form=form)
     count = answer["count"]
     assert count["solutions"] == 4 and count["up_to_symmetry"] == 1
     assert count["representatives"] is None  # not asked for, though the certificate lists them
     assert count["certificate_unavailable"] is None and count["certificate"]["checked"]
     assert count["certificate"]["id"] != answer["certificate"]["id"]
     manifest = client.get(count["certificate"]["manifest"]).get_json()
-    assert manifest["enumeration"]["representatives"] and manifest["refuted"]["blocked"] == 4
+    assert manifest["enumeration"]["representatives"]
+    if form == "drat":  # the formula with every listed placement blocked, refuted
+        assert count["certificate"]["form"] == "drat" and manifest["refuted"]["blocked"] == 4
+    else:  # the branch-and-bound counted: the tree of its search listing every placement
+        assert count["certificate"]["form"] == "tree" and manifest["evidence"]["search"] == "kept"
     assert count["certificate"]["claim"].startswith("exactly 4 placements of 3 queens dominate the 6×6 board")
 
 
 def test_a_small_proof_limit_in_the_settings_splits_the_refutation_into_cubes(make_app):
     client = make_app(run_jobs=False, max_proof_bytes=4_000).test_client()
-    certificate = certified(client, size=6, piece="queen")["certificate"]
+    certificate = certified(client, size=6, piece="queen", certificate_form="drat")["certificate"]
     assert certificate["checked"] and certificate["cubes"] > 1 and certificate["proof"] is None
     assert client.get(f"/certificates/{certificate['id']}/proof.drat").status_code == 404
     manifest = client.get(certificate["manifest"]).get_json()

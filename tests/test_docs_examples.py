@@ -26,7 +26,7 @@ OUTPUT_LANGUAGES = {"text", "json", "console", "output"}
 EXAMPLE_MARKER = re.compile(r"<!-- example: [\w-]+ -->\n$")
 BY_HAND = {
     ("docs/how-to/long-solves.md", '"status": "running",\n"progress": {"value": 7, "placement": […]'):
-        "a certified γ(Q₁₃) makes its certificate for minutes: too long to run for a page; "
+        "a running job's progress is seen only while it runs, which no one command prints; "
         "its keys are the runtime's (tests/test_runtime_certificate_progress.py)",
 }
 """Output blocks written by hand, each with the reason no run can print it."""

@@ -1,7 +1,8 @@
-"""A certificate never delays the answer: a certified job reports the proved value at once,
-and then each certificate's state — ``making`` (cube proofs done of total, a bundle's or
-region cubes'),
-``checking``, then ``checked``, ``unchecked`` or ``unavailable`` with the reason — on its
+"""A certificate never delays the answer: a certified job reports, while the
+branch-and-bound that answers writes its tree, that it is ``recording``; then the proved
+value at once, and each certificate's state — ``making`` (cube proofs done of total, a
+bundle's or region cubes'), ``checking``, then ``checked``, ``unchecked`` or
+``unavailable`` with the reason — with its form and the bytes written so far, on its
 progress."""
 
 import time
@@ -78,15 +79,33 @@ def test_a_certified_solve_reports_its_answer_then_each_certificates_states(tmp_
     answer = tasks.placement(PlacementArguments(problem=queens(5), solve=SolveOptions(time_limit=60),
                                                 count=CountOptions(), certify=Certify()))
     assert answer.certification.certificate.checked and answer.count_certification.certificate.checked
+    solving = [event for event in events if not event.get("certifying")]
+    assert solving and all(event["certificate"] == tasks.RECORDING for event in solving)  # the search writes it
     certifying = [event for event in events if event.get("certifying")]
+    assert events[len(solving):] == certifying  # recording only while the solve runs
     assert all(event["value"] == 3 and event["lower_bound"] == event["upper_bound"] == 3 for event in certifying)
-    assert certifying[0]["certificate"] == {"state": "making"} and "count_certificate" not in certifying[0]
+    assert certifying[0]["certificate"] == {"state": "making", "form": "tree"} and "count_certificate" not in certifying[0]
     bound = [event["certificate"]["state"] for event in certifying]
     assert _distinct(bound) == list(ORDER)
+    tree = answer.certification.certificate
+    assert certifying[-1]["certificate"] == {"state": "checked", "form": "tree", "search": "kept",
+                                             "nodes": certifying[-1]["certificate"]["nodes"], "bytes": tree.size}
     counting = [event["count_certificate"]["state"] for event in certifying if "count_certificate" in event]
     assert _distinct(counting) == list(ORDER)
-    assert all(event["certificate"] == {"state": "checked"} for event in certifying if "count_certificate" in event)
-    assert certifying[-1]["count_certificate"] == {"state": "checked"}
+    counted = certifying[-1]["count_certificate"]  # the count's listing tree, kept from the count
+    assert counted == {"state": "checked", "form": "tree", "search": "kept", "nodes": counted["nodes"],
+                       "bytes": answer.count_certification.certificate.size}
+
+
+def test_a_drat_certificate_tells_the_bytes_its_proofs_take_as_they_are_written(tmp_path):
+    states = []
+    made = CertificateStore(tmp_path).make(solve_placement("queen", 6), CertifyOptions(time_limit=120,
+                                           split="always", form="drat"), on_progress=states.append)
+    assert made.checked and made.form == "drat" and made.cubes > 1
+    written = [state["bytes"] for state in states]
+    assert written == sorted(written) and written[0] < written[-1]
+    assert states[-1]["state"] == "checking" and 0 < written[-1] < made.size  # the checker's verdict adds a little
+    assert len({state["bytes"] for state in states if state.get("done")}) > 1  # the total grows proof by proof
 
 
 def test_a_certificate_with_no_room_is_unavailable_on_the_progress_saying_why(tmp_path, monkeypatch):
@@ -94,11 +113,12 @@ def test_a_certificate_with_no_room_is_unavailable_on_the_progress_saying_why(tm
     monkeypatch.setattr(tasks, "report_event", events.append)
     monkeypatch.setattr(tasks, "_certificates", CertificateStore(tmp_path))
     answer = tasks.placement(PlacementArguments(problem=queens(4), solve=SolveOptions(time_limit=60),
-                                                certify=Certify(max_total_bytes=0)))
+                                                certify=Certify(max_total_bytes=0, form="drat")))
     reason = answer.certification.unavailable
     assert "no room left" in reason
     assert [event["certificate"] for event in events if event.get("certifying")] == [
-        {"state": "making"}, {"state": "unavailable", "reason": reason}]
+        {"state": "making", "form": "drat"}, {"state": "unavailable", "reason": reason, "form": "drat"}]
+    assert all("certificate" not in event for event in events if not event.get("certifying"))  # DRAT: no tree
 
 
 def test_a_certified_jobs_progress_passes_making_and_checking_and_ends_checked(make_app):
@@ -114,7 +134,9 @@ def test_a_certified_jobs_progress_passes_making_and_checking_and_ends_checked(m
         time.sleep(0.01)
     assert state["status"] == "succeeded" and state["result"]["certificate"]["checked"]
     assert state["progress"]["value"] == state["result"]["value"] == 3 and state["progress"]["certifying"]
-    assert state["progress"]["certificate"] == {"state": "checked"}
+    final = state["progress"]["certificate"]
+    assert final["state"] == "checked" and final["form"] == "tree" and final["search"] == "kept"
+    assert final["bytes"] == state["result"]["certificate"]["bytes"]
     assert _distinct(seen) == [name for name in ORDER if name in seen]  # whichever were seen, in order
 
 

@@ -19,7 +19,9 @@ ROUTES = ("manifest", "formula", "proof", "archive")
 
 
 def certify(client) -> dict:
-    response = client.post("/domination", json={"size": 4, "piece": "queen", "certify": True, "time_limit": 30})
+    # The revisions re-checked are DRAT's (dratify's deletion semantics): ask for that form.
+    response = client.post("/domination", json={"size": 4, "piece": "queen", "certify": True,
+                                                 "certificate_form": "drat", "time_limit": 30})
     assert response.status_code == 200, response.get_json()
     return response.get_json()["certificate"]
 
@@ -186,7 +188,8 @@ def test_a_lock_file_a_killed_recheck_left_is_swept(tmp_path):
 def test_a_finished_job_says_its_certificate_was_withdrawn_once_it_is(make_app):
     client = make_app().test_client()
     job_id = client.post("/jobs", json={"kind": "domination", "params": {
-        "size": 4, "piece": "queen", "certify": True, "time_limit": 30}}).get_json()["id"]
+        "size": 4, "piece": "queen", "certify": True, "certificate_form": "drat",
+        "time_limit": 30}}).get_json()["id"]
     deadline = time.monotonic() + 120
     while (job := client.get(f"/jobs/{job_id}").get_json())["status"] in ("queued", "running"):
         assert time.monotonic() < deadline

@@ -1,7 +1,10 @@
 """Certificates on disk: a partial certificate goes as soon as its writer is gone (a
 cancel, a kill) and at start-up, all of them together stay within their bound, and each
-is readable only by the token whose solve made it (issue 20, items 7 and 10)."""
+is readable (and deletable) only by the token whose solve made it (issue 20, items 7 and
+10); a token at its storage bound is told which certificates to delete, by which route, and
+which setting raises the bound (issue 49, item 5)."""
 
+import dataclasses
 import subprocess
 import sys
 import time
@@ -10,6 +13,8 @@ import uuid
 import pytest
 
 from chessdom.api.runtime.certificate_store import CertificateStore
+from chessdom.api.runtime.config import QUOTA_SETTING, Settings, env_name
+from chessdom.api.runtime.store import DELETE_ROUTE
 from chessdom.scripts.live_server import ServerProcess
 
 WRITER = """
@@ -53,8 +58,8 @@ def test_a_partial_certificate_goes_with_its_writer_and_a_live_writers_stays(tmp
 def test_canceling_a_certifying_job_leaves_no_partial_certificate(make_app):
     client = make_app().test_client()
     root = client.application.extensions["chessdom"].service.certificates.root
-    job = client.post("/jobs", json={"kind": "domination",
-                                     "params": {"size": 7, "piece": "queen", "certify": True, "cache": False}})
+    job = client.post("/jobs", json={"kind": "domination", "params": {
+        "size": 7, "piece": "queen", "certify": True, "certificate_form": "drat", "cache": False}})
     job_id = job.get_json()["id"]
     deadline = time.monotonic() + 120
     while not list(root.glob(".*.partial")) and time.monotonic() < deadline:
@@ -94,11 +99,16 @@ def test_beyond_their_total_bound_new_certificates_are_unavailable_saying_why(ma
 def test_a_certificate_is_readable_only_by_the_token_whose_solve_made_it(make_app):
     client = make_app(run_jobs=False, tokens=frozenset({"alice-token", "bob-token"})).test_client()
     alice, bob = ({"Authorization": f"Bearer {name}-token"} for name in ("alice", "bob"))
-    answer = client.post("/domination", json={"size": 4, "piece": "queen", "certify": True}, headers=alice).get_json()
-    links = answer["certificate"]
-    for url in (links["manifest"], links["formula"], links["proof"], links["archive"]):
-        assert client.get(url, headers=alice).status_code == 200
-        assert client.get(url, headers=bob).status_code == 404
+    for form, files in (("tree", ("tree",)), ("drat", ("formula", "proof"))):
+        answer = client.post("/domination", json={"size": 4, "piece": "queen", "certify": True,
+                                                  "certificate_form": form}, headers=alice).get_json()
+        links = answer["certificate"]
+        assert links["form"] == form
+        for url in [links["manifest"], links["archive"], *(links[name] for name in files)]:
+            assert client.get(url, headers=alice).status_code == 200
+            assert client.get(url, headers=bob).status_code == 404
+        assert client.delete(links["manifest"], headers=bob).status_code == 404
+        assert client.get(links["manifest"], headers=alice).status_code == 200
 
 
 def test_a_counts_certificate_is_its_tokens_too(make_app):
@@ -130,5 +140,32 @@ def test_a_token_at_its_storage_bound_gets_its_answer_without_certificates_sayin
     assert first["certificate"]["checked"] and first["count"]["certificate"]["checked"]
     refused = client.post("/domination", json=body, headers=alice).get_json()
     assert refused["value"] == 2 and refused["certificate"] is None
-    assert refused["certificate_unavailable"] == "this token stores 1 bytes already, the most one may"
+    reason = refused["certificate_unavailable"]
+    assert reason.startswith("this token stores ") and "and may store 1:" in reason
+    assert first["certificate"]["id"] in reason and first["count"]["certificate"]["id"] in reason
     assert "certificate" not in refused["count"]  # decided before the solve ran: no count certificate was tried
+
+
+def test_the_quota_error_names_the_largest_certificates_the_route_that_deletes_them_and_the_setting(make_app):
+    app = make_app(run_jobs=False, tokens=frozenset({"alice-token"}), max_stored_bytes_per_token=1)
+    client, alice = app.test_client(), {"Authorization": "Bearer alice-token"}
+    made = client.post("/domination", json={"size": 5, "piece": "queen", "certify": True, "count": True,
+                                            "cache": False}, headers=alice).get_json()
+    ids = sorted([made["certificate"], made["count"]["certificate"]], key=lambda link: -link["bytes"])
+    job = {"kind": "domination", "params": {"size": 5, "piece": "queen"}}
+    full = client.post("/jobs", json=job, headers=alice)
+    assert full.status_code == 507 and full.get_json()["code"] == "quota_exceeded"
+    detail = full.get_json()["detail"]
+    listed = ", ".join(f"{link['id']} ({link['bytes']} bytes)" for link in ids)  # largest first
+    assert f"delete certificates it no longer needs with {DELETE_ROUTE} (its largest: {listed})" in detail
+    assert f"a larger {QUOTA_SETTING} ({env_name(QUOTA_SETTING)})" in detail
+    assert QUOTA_SETTING in {field.name for field in dataclasses.fields(Settings)}
+    method, route = DELETE_ROUTE.split()
+    assert method.lower() in client.get("/openapi.json").get_json()["paths"][route.replace("{id}", "{certificate_id}")]
+    for link in ids:
+        assert client.delete(link["manifest"], headers=alice).status_code == 204
+        assert client.get(link["manifest"], headers=alice).status_code == 404
+        assert client.get(link["archive"], headers=alice).status_code == 404
+    assert client.delete(ids[0]["manifest"], headers=alice).status_code == 404
+    assert app.extensions["chessdom"].store.stored_bytes("alice-token") == 0
+    assert client.post("/jobs", json=job, headers=alice).status_code == 202

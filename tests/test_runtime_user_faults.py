@@ -269,8 +269,8 @@ def test_a_server_whose_disk_turns_read_only_keeps_answering_without_a_traceback
     log = tmp_path / "server.log"
     server = ServerProcess(mount_point / "data", workers=1, solver_slots=2, log=log).start()
     try:
-        job = server.post("/jobs", json={"kind": "domination", "params": {"size": 12, "piece": "queen",
-                                                                        "certify": True}}).json()
+        job = server.post("/jobs", json={"kind": "domination", "params": {  # DRAT: minutes of proofs to write
+            "size": 12, "piece": "queen", "certify": True, "certificate_form": "drat"}}).json()
         deadline = time.monotonic() + 60
         while not (server.get(f"/jobs/{job['id']}").json().get("progress") or {}).get("certifying"):
             assert time.monotonic() < deadline, "the job never began its certificate"

@@ -1,9 +1,12 @@
 """``GET /certificates/{id}``, its files and its archive: what a reader downloads to check
 a bound or a count (``chessdom certificate check URL`` fetches the archive and does it
-all). Files are streamed from the data directory, gzip-compressed on the fly for clients
-that accept it (DRAT text shrinks about 4×), and never read into memory whole; the archive
-is the whole directory as a ``.tar.gz``, written as it is sent. This is the only place
-where a certificate's id becomes URLs (:func:`certificate_json`).
+all); and ``DELETE /certificates/{id}``, which frees what it took of its token's storage.
+Files are streamed from the data directory, never read into memory whole: a DRAT
+certificate's formula and proof gzip-compressed on the fly for clients that accept it
+(DRAT text shrinks about 4×), a search tree's ``tree.bin`` as it is kept (its nodes are
+zlib-compressed already); the archive is the whole directory as a ``.tar.gz``, written as
+it is sent. This is the only place where a certificate's id becomes URLs
+(:func:`certificate_json`), each link null where the certificate has no such file.
 
 Nothing of a certificate that a checker of an earlier revision accepted is sent before the
 corrected checker has checked it again (the first download waits for that); one it rejects
@@ -20,7 +23,7 @@ from flask import Response, current_app, g, request, send_file, url_for
 from flask_openapi3 import APIBlueprint, Tag
 from pydantic import BaseModel, Field
 
-from chessdom.certificates import FORMULA, PROOF
+from chessdom.certificates import FORMULA, PROOF, TREE
 
 from chessdom.api.http.errors import problem
 from chessdom.api.http.schemas import ProblemDetail
@@ -54,13 +57,17 @@ class Manifest(BaseModel):
     value: int
     refuted: dict[str, Any]
     claim: str
-    encoding: str
+    encoding: str | None = None
+    """The cardinality encoding of the formula; absent from a search tree's (contract version 5)."""
     order: str | None = None
     """The literal order of the cardinality encoding (contract version 2)."""
     cubes: dict[str, Any] | None = None
     """A cube bundle's files, when the refutation is split into cubes."""
     enumeration: dict[str, Any] | None = None
     """For a certified count: representatives, symmetries, solutions and classes."""
+    evidence: dict[str, Any] | None = None
+    """A search tree's (contract version 5): ``form`` ``tree``, its file's size and SHA-256,
+    its ``nodes``, and whether the ``search`` was ``kept`` from the solve or run ``again``."""
 
 
 def _store() -> CertificateStore:
@@ -128,24 +135,62 @@ def manifest(path: CertificatePath):
     return found if found is not None else _not_found(path.certificate_id)
 
 
+def _file(certificate_id: str, name: str) -> Path | Response:
+    """The certificate's file ``name``, or the problem to answer: that of :func:`_served`,
+    or 404 saying what the certificate holds instead."""
+    directory = _served(certificate_id)
+    if isinstance(directory, Response) or (directory / name).is_file():
+        return directory if isinstance(directory, Response) else directory / name
+    if (directory / TREE).is_file():
+        held = "is the branch-and-bound's search tree (contract version 5): download its tree.bin or its archive"
+    elif name == PROOF and (directory / FORMULA).is_file():
+        held = "has its refutation in cube proofs, or needs none (no placement of any size): download its archive"
+    else:
+        held = f"has no {name}: download its archive"
+    return problem(404, f"certificate {certificate_id!r} {held}")
+
+
 @certificates.get(f"/<certificate_id>/{FORMULA}", responses=RESPONSES)
 def formula(path: CertificatePath):
-    """The plain formula in DIMACS, as the contract defines it."""
-    directory = _served(path.certificate_id)
-    return directory if isinstance(directory, Response) else _send(directory / FORMULA)
+    """The plain formula in DIMACS, as the contract defines it.
+
+    A search tree (contract version 5) has none."""
+    found = _file(path.certificate_id, FORMULA)
+    return found if isinstance(found, Response) else _send(found)
 
 
 @certificates.get(f"/<certificate_id>/{PROOF}", responses=RESPONSES)
 def proof(path: CertificatePath):
     """The DRAT refutation of the formula, in text format.
 
-    A cube bundle has none: its proofs are in the archive."""
-    directory = _served(path.certificate_id)
-    if isinstance(directory, Response):
-        return directory
-    if not (directory / PROOF).is_file():
-        return problem(404, f"certificate {path.certificate_id!r} is a cube bundle: download its archive")
-    return _send(directory / PROOF)
+    A cube bundle has none (its proofs are in the archive), nor has a search tree."""
+    found = _file(path.certificate_id, PROOF)
+    return found if isinstance(found, Response) else _send(found)
+
+
+@certificates.get(f"/<certificate_id>/{TREE}", responses=RESPONSES)
+def tree(path: CertificatePath):
+    """The branch-and-bound's search tree, in the contract's binary form (version 5).
+
+    Its nodes are zlib-compressed already, so it is sent as it is kept, never gzip-encoded."""
+    found = _file(path.certificate_id, TREE)
+    if isinstance(found, Response):
+        return found
+    return send_file(found, mimetype="application/octet-stream", download_name=TREE, conditional=False)
+
+
+@certificates.delete("/<certificate_id>", responses={204: None, 404: ProblemDetail, 422: ProblemDetail})
+def delete(path: CertificatePath):
+    """Delete a certificate, freeing what it took of your token's storage.
+
+    A withdrawn one too. Its links answer 404 from then on; the job or answer that made it
+    keeps its id."""
+    context = current_app.extensions["chessdom"]
+    if not _visible(path.certificate_id) or _store().directory(path.certificate_id) is None:
+        return _not_found(path.certificate_id)
+    _store().remove(path.certificate_id)
+    context.store.forget_certificate(path.certificate_id)
+    return Response(status=204)
 
 
 def _tar_gz_chunks(directory: Path, prefix: str):
@@ -186,15 +231,17 @@ def certificate_json(certificate: Certificate) -> dict:
     """``certificate`` as a client reads it: its URLs beside its id, and the checker's
     verdict as it stands now — one withdrawn since it was made says so (``checked``
     false, the withdrawal in ``checker``), as its downloads do with 410."""
-    links = {
-        "manifest": url_for("certificates.manifest", certificate_id=certificate.id),
-        "formula": url_for("certificates.formula", certificate_id=certificate.id),
-        "proof": url_for("certificates.proof", certificate_id=certificate.id) if not certificate.cubes else None,
-        "archive": url_for("certificates.archive", certificate_id=certificate.id),
-    }
+    files = certificate.files
+    if files is None:  # kept before the files were listed: every one had a formula, and a proof unless in cubes
+        files = (FORMULA,) if certificate.cubes else (FORMULA, PROOF)
+    links = {"manifest": url_for("certificates.manifest", certificate_id=certificate.id)}
+    for name, endpoint in ((FORMULA, "formula"), (PROOF, "proof"), (TREE, "tree")):
+        links[endpoint] = url_for(f"certificates.{endpoint}", certificate_id=certificate.id) if name in files else None
+    links["archive"] = url_for("certificates.archive", certificate_id=certificate.id)
     checked, checker = _verdict_now(certificate)
-    return {"id": certificate.id, **links, "claim": certificate.claim, "cubes": certificate.cubes,
-            "checked": checked, "checker": checker, "seconds": certificate.seconds}
+    return {"id": certificate.id, "form": certificate.form, **links, "claim": certificate.claim,
+            "cubes": certificate.cubes, "bytes": certificate.size, "checked": checked, "checker": checker,
+            "seconds": certificate.seconds}
 
 
 def _verdict_now(certificate: Certificate) -> tuple[bool, dict]:

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from chessdom.chessboard import VARIANT_OBJECTIVES
 from chessdom.models import SOLVERS
+from chessdom.models.certificates.tree import FORMS as CERTIFICATE_FORMS
 
 from chessdom.api.requests.fields import (
     ON_THE_BOARD,
@@ -22,7 +23,7 @@ from chessdom.api.requests.fields import (
     SquareName,
     TimeLimit,
 )
-from chessdom.api.requests.rules import ExactlyOne, examples
+from chessdom.api.requests.rules import ExactlyOne, examples, field_error
 
 
 class PlacementRequest(ModelBoard):
@@ -34,9 +35,18 @@ class PlacementRequest(ModelBoard):
     use_theorems: bool = Field(False, description="allow a cited theorem as the proof of the bound")
     certify: bool = Field(
         False,
-        description="with an optimal answer, also a certificate of its bound: the plain formula and a DRAT "
-                    "refutation, accepted by an independent checker before `checked: true`; it shares the time "
-                    "limit with the solve; certified answers are not served from the cache",
+        description="with an optimal answer, also a certificate of its bound, accepted by an independent checker "
+                    "before `checked: true`: where the branch-and-bound answers, the search tree it wrote as it "
+                    "searched (`form: tree`; with count, the tree of its one search listing every placement), else "
+                    "the plain formula and its DRAT refutations (`form: drat`); it shares the time limit with the "
+                    "solve; certified answers are not served from the cache",
+    )
+    certificate_form: Literal[CERTIFICATE_FORMS] | None = Field(
+        None,
+        description="with certify: `auto` (the default) as certify says; `tree` the branch-and-bound's search tree "
+                    "whatever answered (its search run again if it did not, past the time limit if it must; "
+                    "domination variants only); `drat` the plain formula and its DRAT refutations, which other "
+                    "checkers (drat-trim) read too",
     )
     trace: bool = Field(False, description="also the greedy baseline's steps, each with the squares it gained")
     cache: bool = Field(True, description="false: solve afresh rather than serve a proven optimum from the cache")
@@ -44,6 +54,13 @@ class PlacementRequest(ModelBoard):
         False, description="with count: also one placement per symmetry class (a job pages them at "
         "GET /jobs/{id}/representatives)",
     )
+
+    @model_validator(mode="after")
+    def _certified_form(self):
+        if self.certificate_form is not None and not self.certify:
+            raise field_error(type(self), "certificate_form", self.certificate_form, "needs_certify",
+                              "certificate_form says how to certify: give it with certify true")
+        return self
 
 
 FROM_ATLAS = Field(
@@ -55,6 +72,14 @@ FROM_ATLAS = Field(
 
 class IndependenceFields(PlacementRequest):
     """A solve stopped by `time_limit` returns the largest verified set with `optimal: false`."""
+
+    @model_validator(mode="after")
+    def _no_tree(self):
+        if self.certificate_form == "tree":
+            raise field_error(type(self), "certificate_form", self.certificate_form, "tree_certifies_domination",
+                              "a search tree certifies domination, independent or total domination, not "
+                              "independence: ask for auto or drat")
+        return self
 
     model_config = examples(
         eight_queens=("β(Q8): the eight queens", {"size": 8, "piece": "queen"}),

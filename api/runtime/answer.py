@@ -46,6 +46,12 @@ class Certificate:
     """What it took after the solve: proof logging and the independent check."""
     size: int = 0
     """The bytes it takes on disk, measured once as it was committed."""
+    form: str = "drat"
+    """``tree``: the branch-and-bound's own search tree (contract version 5); ``drat``: a
+    formula and its refutations (what every certificate was before version 5)."""
+    files: tuple[str, ...] | None = None
+    """The names of the files at the top of its directory (None: kept before they were
+    listed, when a formula was always there and a proof unless split into cubes)."""
 
 
 @dataclass(frozen=True)
@@ -139,6 +145,8 @@ def _plain(value):
 
 def _certification(kept: dict) -> Certification:
     certificate = kept["certificate"]
+    if certificate is not None and certificate.get("files") is not None:
+        certificate = {**certificate, "files": tuple(certificate["files"])}
     return Certification(Certificate(**certificate) if certificate is not None else None, kept["unavailable"])
 
 

@@ -24,11 +24,15 @@ RunSummary = tuple[str | None, str | None, int | None]
 
 @dataclass(frozen=True, kw_only=True)
 class Certify:
-    """A placement call's certificates, as the service grants them
-    (:meth:`~chessdom.api.runtime.certificate_store.CertificateRoom.grant`): within
-    ``max_total_bytes`` of certificates in all (None: no bound)."""
+    """A placement call's certificates: their ``form`` as asked
+    (:data:`~chessdom.models.certificates.tree.FORMS`), and as the service grants them
+    (:meth:`~chessdom.api.runtime.certificate_room.CertificateRoom.grant`) within
+    ``max_total_bytes`` of certificates in all (None: no bound), the owner then able to
+    store ``quota_left`` bytes more (None: no bound), which its progress shows."""
 
+    form: str = "auto"
     max_total_bytes: int | None = None
+    quota_left: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,6 +1,6 @@
-"""A certificate's life in the service, in one room: whether a call may certify (decided
-once, before it runs: :meth:`CertificateRoom.grant`), the room reserved for it, its
-staging, its commit, its owner, its re-check, its withdrawal and its expiry.
+"""A certificate's files in the service: the room reserved for it, its staging, its
+commit, its size, its re-check, its deletion and its expiry (whether a call may certify,
+and whose a certificate is: :mod:`~chessdom.api.runtime.certificate_room`).
 
 On disk (:class:`CertificateStore`, used by the worker that makes a certificate and by the
 server that serves it): ``DATA/certificates/<id>/`` holds the files of the certificate
@@ -16,7 +16,8 @@ once: a writer reserves room before it starts, in its ``.<id>.writing`` file (so
 reservation ends with the writer, however it ends), and its certificate is kept only if
 its real size, measured once as it is committed, fits beside the others; both steps hold
 the lock of ``certificates.lock`` beside the directory. That size goes with the answer to
-the server, which files the certificate under its owner (:class:`CertificateRoom`); a
+the server, which files the certificate under its owner
+(:class:`~chessdom.api.runtime.certificate_room.CertificateRoom`); a
 full disk, in the worker or in the server's store, makes the certificate unavailable, and
 says why, in one place each.
 
@@ -28,7 +29,6 @@ from __future__ import annotations
 
 import errno
 import json
-import logging
 import os
 import re
 import shutil
@@ -38,7 +38,7 @@ from concurrent.futures import Executor
 from dataclasses import replace
 from pathlib import Path
 
-from chessdom.certificates import MANIFEST
+from chessdom.certificates import FORMULA, MANIFEST, PROOF, TREE
 from chessdom.chessboard import PlacementResult
 from chessdom.models.certificates import (
     MAX_PROOF_BYTES,
@@ -49,14 +49,10 @@ from chessdom.models.certificates import (
     write_certificate,
 )
 
-from chessdom.api.runtime.answer import Answer, Certificate
-from chessdom.api.runtime.calls import Call, Certify
+from chessdom.api.runtime.answer import Certificate
 from chessdom.api.runtime.certificate_recheck import recheck
 from chessdom.api.runtime.locks import exclusively, hold_lock_file, lock_file_held, release_lock_file
-from chessdom.api.runtime.store import Store
-from chessdom.api.runtime.store.database import READ_ONLY, DiskFull
-
-log = logging.getLogger(__name__)
+from chessdom.api.runtime.store.database import READ_ONLY
 
 _ID = re.compile(r"[0-9a-f]{32}")
 _LOCK_FILE = re.compile(r"\.[0-9a-f]{32}\.(writing|checking)")
@@ -70,6 +66,10 @@ LEDGER = "certificates.lock"
 """In the data directory: held while room for a certificate is reserved, or a written one
 is committed."""
 NO_ROOM = (errno.ENOSPC, errno.EDQUOT)
+SERVED_FILES = (FORMULA, PROOF, TREE)
+"""The files of a certificate that are served one by one (the archive holds them all)."""
+SHOWN_EVIDENCE = ("form", "search", "nodes")
+"""What a certifying job's progress shows of a manifest's ``evidence`` (contract version 5)."""
 
 
 class CertificateStore:
@@ -96,7 +96,9 @@ class CertificateStore:
             lock, reserved = self._reserve(writing, max_total_bytes)
             try:
                 made = write_certificate(result, staged, replace(options, max_proof_bytes=self.max_proof_bytes),
-                                         enumeration=enumeration, executor=executor, on_progress=on_progress)
+                                         enumeration=enumeration, executor=executor,
+                                         on_progress=_sized(on_progress, staged))
+                served = tuple(name for name in SERVED_FILES if (staged / name).is_file())
                 size = self._commit(certificate_id, writing, reserved, max_total_bytes)
             finally:
                 shutil.rmtree(staged, ignore_errors=True)
@@ -107,7 +109,9 @@ class CertificateStore:
             if error.errno == errno.EROFS:
                 raise CertificateUnavailable(f"{READ_ONLY}: the certificate could not be written") from None
             raise
-        return Certificate(certificate_id, made.claim, made.cubes, made.checked, made.checker, size=size)
+        form = (made.manifest.get("evidence") or {}).get("form", "drat")
+        return Certificate(certificate_id, made.claim, made.cubes, made.checked, made.checker, size=size, form=form,
+                           files=served)
 
     def _reserve(self, writing: Path, limit: int | None) -> tuple[int, int]:
         """Hold ``writing``, the lock file of a certificate about to be written, with the
@@ -242,60 +246,22 @@ class CertificateStore:
         return removed
 
 
-class CertificateRoom:
-    """The server's side of a certificate's life: whether a call may certify, decided here
-    once before it runs (:meth:`grant`); and, once it answered, each certificate filed
-    under its owner (:meth:`own`), or withdrawn when that cannot be recorded
-    (:meth:`withdraw`: a full disk, a canceled job)."""
+def _sized(report: Progress | None, staged: Path) -> Progress | None:
+    """``report``, told beside each state the bytes written into ``staged`` so far (a cube
+    bundle's running total as its proofs are written) and, from ``checking`` on, when all
+    is written, the evidence its manifest names: its ``form``, for a tree whether the
+    search was ``kept`` from the solve or run ``again``, and its ``nodes``."""
+    if report is None:
+        return None
 
-    def __init__(self, files: CertificateStore, owners: Store, *, max_total_bytes: int | None = None,
-                 max_stored_per_owner: int | None = None):
-        self.files, self.owners = files, owners
-        self.max_total_bytes, self.max_stored_per_owner = max_total_bytes, max_stored_per_owner
+    def sized(state: dict) -> None:
+        told = {**state, "bytes": _bytes_under(staged)}
+        if state.get("state") == "checking":
+            evidence = json.loads((staged / MANIFEST).read_text(encoding="utf-8")).get("evidence") or {}
+            told.update({key: evidence[key] for key in SHOWN_EVIDENCE if key in evidence})
+        report(told)
 
-    def grant(self, call: Call, owner: str | None) -> tuple[Call, str | None]:
-        """``call`` as it may run for ``owner``, and why it may not certify (None: it may, or
-        did not ask). A call that may certify does so within the bound on all certificates
-        together, which its worker holds however many write at once; one that may not runs
-        without certifying: every certificate together, or this owner's stores, are at their
-        bound."""
-        asked = call.placement
-        if asked is None or asked.certify is None:
-            return call, None
-        reason = None
-        if self.max_total_bytes is not None:
-            reason = self.files.why_no_room(self.max_total_bytes)
-        most = self.max_stored_per_owner
-        if reason is None and most is not None and self.owners.stored_bytes(owner) >= most:
-            reason = f"this token stores {most} bytes already, the most one may"
-        if reason is not None:
-            return call.with_arguments(certify=None), reason
-        return call.with_arguments(certify=Certify(max_total_bytes=self.max_total_bytes)), None
-
-    @staticmethod
-    def kept(answer: Answer) -> tuple[tuple[str, int], ...]:
-        """(id, bytes) of each certificate ``answer`` carries, as its worker measured them."""
-        return tuple((certificate.id, certificate.size) for certificate in answer.certificates)
-
-    def own(self, answer: Answer, owner: str | None) -> Answer:
-        """File ``answer``'s certificates under ``owner``; when the store cannot write, the
-        answer goes out all the same, without them (:meth:`withdraw`)."""
-        try:
-            for certificate_id, size in self.kept(answer):
-                self.owners.keep_certificate(certificate_id, size, owner)
-        except DiskFull as unwritable:
-            log.warning("%s: a certificate was not filed", unwritable)
-            return self.withdraw(answer, f"{unwritable}: the certificate could not be kept")
-        return answer
-
-    def withdraw(self, answer: Answer, reason: str) -> Answer:
-        """Delete ``answer``'s certificates, which nobody could be shown: the answer
-        without them, saying ``reason``."""
-        if not answer.certificates:
-            return answer
-        for certificate in answer.certificates:
-            self.files.remove(certificate.id)
-        return answer.without_certificates(reason)
+    return sized
 
 
 def _reservation(writing: Path) -> int:

@@ -28,6 +28,16 @@ def data_dir_from_env() -> Path:
     return Path(os.environ.get("CHESSDOM_DATA", DEFAULT_DATA_DIR))
 
 
+def env_name(setting: str) -> str:
+    """The environment variable that sets the :class:`Settings` field ``setting``."""
+    return f"CHESSDOM_{setting.upper()}"
+
+
+QUOTA_SETTING = "max_stored_bytes_per_token"
+"""The :class:`Settings` field bounding what one token stores, named where its 507 says how
+to raise it."""
+
+
 def tokens_from_env(env) -> frozenset[str]:
     """``CHESSDOM_TOKENS`` (separated by commas or spaces) and the lines of the file
     ``CHESSDOM_TOKENS_FILE`` (``#`` starts a comment)."""
@@ -113,7 +123,7 @@ class Settings:
             ("switch_interval", float),
             ("retention_days", float), ("max_proof_bytes", int),
         ):
-            key = f"CHESSDOM_{name.upper()}"
+            key = env_name(name)
             if key in env:
                 values[name] = kind(env[key])
         values["tokens"] = tokens_from_env(env)

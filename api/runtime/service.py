@@ -1,6 +1,6 @@
 """One path for every solve, synchronous or queued: serve a cached proven optimum, or run
 the call in a worker (with the certificates the room grants it,
-:meth:`~chessdom.api.runtime.certificate_store.CertificateRoom.grant`); then record the
+:meth:`~chessdom.api.runtime.certificate_room.CertificateRoom.grant`); then record the
 run, cache what was proved and file its certificate under its owner. A job's run and
 certificate are recorded with its result, in one transaction
 (:meth:`~chessdom.api.runtime.store.Store.finish_job`); a synchronous solve's answer is
@@ -18,7 +18,8 @@ from chessdom.chessboard import PlacementResult, Status
 
 from chessdom.api.runtime.answer import Answer, Certification
 from chessdom.api.runtime.calls import Call, FieldError
-from chessdom.api.runtime.certificate_store import CertificateRoom, CertificateStore
+from chessdom.api.runtime.certificate_room import CertificateRoom
+from chessdom.api.runtime.certificate_store import CertificateStore
 from chessdom.api.runtime.executor import SolveFailed, SolverPool
 from chessdom.api.runtime.store import Store
 from chessdom.api.runtime.store.database import DiskFull

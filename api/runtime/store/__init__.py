@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from chessdom.api.runtime.answer import Answer
+from chessdom.api.runtime.config import QUOTA_SETTING, env_name
 from chessdom.api.runtime.store.certificates import CertificateOwners
 from chessdom.api.runtime.store.database import Database, writes
 from chessdom.api.runtime.store.jobs import ANY_OWNER, MAX_CRASHES, JobQueue
@@ -29,8 +30,26 @@ from chessdom.api.runtime.store.results import ResultCache
 from chessdom.api.runtime.store.runs import Run, RunHistory
 
 
+LISTED_LARGEST = 3
+"""How many of a token's largest certificates its quota error names."""
+DELETE_ROUTE = "DELETE /certificates/{id}"
+"""The route a quota error tells a token to free room with (a test holds it to the HTTP
+document: the runtime makes no URLs)."""
+
+
 class QuotaExceeded(Exception):
     """The owner stores as much as it may: nothing more is kept for it until some expires."""
+
+
+def over_quota(stored: int, limit: int, largest: list[tuple[str, int]]) -> str:
+    """What a token storing ``stored`` bytes, at least the ``limit`` it may, is told, with
+    its ``largest`` certificates (id, bytes): what to delete, and which setting raises the
+    bound."""
+    listed = ", ".join(f"{certificate_id} ({size} bytes)" for certificate_id, size in largest)
+    delete = (f"delete certificates it no longer needs with {DELETE_ROUTE} (its largest: {listed})" if largest
+              else "its jobs' results take the room; they expire with the retention")
+    return (f"this token stores {stored} bytes of jobs and certificates, and may store {limit}: {delete}; or have the "
+            f"service started with a larger {QUOTA_SETTING} ({env_name(QUOTA_SETTING)})")
 
 
 class Store:
@@ -59,9 +78,8 @@ class Store:
         counts and the insert are one transaction, so concurrent posts cannot overshoot."""
         with self.database.transaction():
             self.queue.check_room(owner, max_queued, max_queued_per_owner)
-            if max_stored_per_owner is not None and self.stored_bytes(owner) >= max_stored_per_owner:
-                raise QuotaExceeded(f"this token stores {max_stored_per_owner} bytes of jobs and certificates, "
-                                    "the most one may, until some expire")
+            if max_stored_per_owner is not None and (full := self.quota_reached(owner, max_stored_per_owner)):
+                raise QuotaExceeded(full)
             job_id = self.queue.add(kind, params, owner, call)
         return self.queue.get(job_id)
 
@@ -152,6 +170,17 @@ class Store:
 
     def keep_certificate(self, certificate_id: str, size: int, owner: str | None) -> None:
         self.certificate_owners.keep(certificate_id, size, owner)
+
+    def quota_reached(self, owner: str | None, limit: int) -> str | None:
+        """Why ``owner`` may store nothing more, bound to ``limit`` bytes, and what to do
+        (:func:`over_quota`); None while it stores less."""
+        stored = self.stored_bytes(owner)
+        if stored < limit:
+            return None
+        return over_quota(stored, limit, self.certificate_owners.largest(owner, LISTED_LARGEST))
+
+    def forget_certificate(self, certificate_id: str) -> None:
+        self.certificate_owners.forget(certificate_id)
 
     def certificate_visible(self, certificate_id: str, owner: str | None) -> bool:
         return self.certificate_owners.visible(certificate_id, owner)

@@ -37,6 +37,18 @@ class CertificateOwners:
             "SELECT COALESCE(SUM(bytes), 0) FROM certificates WHERE owner IS ?", (owner,)
         ).fetchone()[0]
 
+    def largest(self, owner: str | None, limit: int) -> list[tuple[str, int]]:
+        """(id, bytes) of ``owner``'s ``limit`` largest certificates, largest first."""
+        rows = self.database.connect().execute(
+            "SELECT id, bytes FROM certificates WHERE owner IS ? ORDER BY bytes DESC, id LIMIT ?", (owner, limit)
+        ).fetchall()
+        return [(row["id"], row["bytes"]) for row in rows]
+
+    @writes
+    def forget(self, certificate_id: str) -> None:
+        """Forget the certificate ``certificate_id`` (its files were deleted)."""
+        self.database.connect().execute("DELETE FROM certificates WHERE id = ?", (certificate_id,))
+
     def expire(self, cutoff: float) -> None:
         """Forget the certificates filed before ``cutoff`` (a Unix time)."""
         self.database.connect().execute("DELETE FROM certificates WHERE created_at < ?", (cutoff,))
