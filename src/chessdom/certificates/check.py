@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import Executor
+from dataclasses import replace
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from chessdom.certificates.contract import (
     CONTRACT_V4,
+    CONTRACT_V6,
     ContractError,
     claim,
     enumeration_claim,
@@ -23,6 +25,7 @@ from chessdom.certificates.cubes import CubeError, bundle_refutations
 from chessdom.certificates.enumeration import EnumerationError, expand
 from chessdom.certificates.files import FileMismatch, hash_listed
 from chessdom.certificates.formula import rebuild_formula
+from chessdom.certificates.lrat import LRAT_FORMAT
 from chessdom.certificates.manifest import Manifest, read_manifest
 from chessdom.certificates.rebuilt import same_formula
 from chessdom.certificates.refutation import POLICY, REVISION, Refutation, check_refutation, refutation
@@ -199,27 +202,30 @@ def _rebuilt_formula(read: Manifest, context: dict, verdict: Verdict) -> bool:
 
 
 def _refutations(read: Manifest, context: dict, verdict: Verdict) -> bool:
-    paths = context["paths"]
+    paths, form = context["paths"], LRAT_FORMAT if read.raw["contract"] == CONTRACT_V6 else TEXT_DRAT
     if read.regions is not None:
         try:
             checks = region_refutations(read, context)
         except RegionError as error:
             return not verdict.fail(error.step, error.reason)
     elif "proof" in read.files:
-        if read.raw["proof"].get("format", TEXT_DRAT) != TEXT_DRAT:
-            return not verdict.fail("DRAT refutation", f"proof.format must be {TEXT_DRAT!r} where given")
-        checks = [("DRAT refutation", refutation("proof", paths, read.files))]
+        step = "LRAT refutation" if form == LRAT_FORMAT else "DRAT refutation"
+        if read.raw["proof"].get("format", form) != form:
+            return not verdict.fail(step, f"proof.format must be {form!r} where given")
+        checks = [(step, refutation("proof", paths, read.files))]
     else:
         try:
             checks = bundle_refutations(paths, read.files)
         except (CubeError, FileMismatch) as error:
             return not verdict.fail("cubes", str(error))
-        if read.raw["cubes"].get("format", TEXT_DRAT) != TEXT_DRAT:
-            return not verdict.fail("cubes", f"cubes.format must be {TEXT_DRAT!r} where given")
+        if read.raw["cubes"].get("format", form) != form:
+            return not verdict.fail("cubes", f"cubes.format must be {form!r} where given")
         if (count := read.raw["cubes"].get("count", len(checks) - 1)) != len(checks) - 1 or type(count) is not int:
             return not verdict.fail("cubes", f"cubes.txt holds {len(checks) - 1} cubes; cubes.count lists "
                                              f"{str(count)[:40]}")
         verdict.steps["cubes"] = True
+    if form == LRAT_FORMAT:
+        checks = [(step, replace(check, lrat=True)) for step, check in checks]
     failed = _run_all(checks, context["engine"], context["executor"])
     if failed is not None:
         return not verdict.fail(*failed)

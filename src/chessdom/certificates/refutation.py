@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from chessdom.certificates.added import Added
 from chessdom.certificates.drat import ProofSyntax, read_proof
 from chessdom.certificates.files import FileMismatch, Unreadable, read_listed
+from chessdom.certificates.lrat import check_lrat
 
 POLICY = "rup-with-deletions, else drat-without-deletions"
 """What :func:`check_refutation` asks dratify, in the words the verdict records."""
@@ -67,6 +68,8 @@ class Refutation:
     proof_bytes: int = 0
     added: Added | None = None
     variables: int = 0
+    lrat: bool = False
+    """Version 6: the proof is gzip-compressed binary LRAT (:mod:`.lrat`), not text DRAT."""
 
 
 def refutation(label: str, paths: dict, files: dict, extra: tuple[tuple[int, ...], ...] = (),
@@ -125,7 +128,10 @@ def _engine(engine: str) -> None:
 def check_refutation(refutation: Refutation, engine: str = "native") -> str | None:
     """None when the proof refutes the formula (pass 1 or pass 2 above), else why not,
     prefixed by the proof's name. Raises Unreadable for a proof that is not text DRAT as
-    :mod:`.drat` reads it (or a file that is not a regular one)."""
+    :mod:`.drat` reads it (or a file that is not a regular one). An LRAT proof is checked
+    by :mod:`.lrat`, whatever ``engine`` says."""
+    if refutation.lrat:
+        return check_lrat(refutation)
     _engine(engine)
     try:
         formula = _formula(refutation)
