@@ -13,8 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from chessdom.certificates.command import main
 from chessdom.certificates.lrat import dimacs, inflate, replay
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
+from chessdom.library import solve_placement
+from chessdom.models.certificates import CertifyOptions, make_certificate
 from chessdom.models.certificates.formula import plain_formula
 from chessdom.models.certificates.prover import log_proof
 from lrat_proofs import binary, cnf
@@ -122,3 +125,17 @@ def test_a_stored_proof_is_gzip_of_the_binary_lrat(tmp_path):
     assert log_proof(tmp_path / "f.cnf", proof, time_limit=60, max_proof_bytes=2**20, form="lrat").status == "unsat"
     assert gzip.decompress(proof.read_bytes()) == inflate(proof.read_bytes())
     assert replay(dimacs(FORMULA), inflate(proof.read_bytes())) is None
+
+
+def test_every_refutation_written_out_by_write_cnf_is_verified_by_both_references(tmp_path):
+    """Region cubes with lemmas: each cube's formula holds the checker's added clauses
+    (totalizers and lemmas), each lemma's is its own; ``--write-cnf`` writes them as the
+    checker numbers them, and both references verify every proof against them."""
+    result = solve_placement("queen", 8)
+    make_certificate(result, tmp_path / "q8", CertifyOptions(time_limit=300, split="regions", form="lrat"))
+    assert main([str(tmp_path / "q8"), "--write-cnf", str(tmp_path / "out")]) == 0
+    stems = sorted(path.stem for path in (tmp_path / "out").glob("*.lrat"))
+    assert any(stem.startswith("lemma-") for stem in stems) and any(stem.startswith("cube-") for stem in stems)
+    for stem in stems:
+        for name in REFERENCES:
+            assert verifies(name, tmp_path / "out" / f"{stem}.cnf", tmp_path / "out" / f"{stem}.lrat"), (name, stem)

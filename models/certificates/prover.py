@@ -48,7 +48,7 @@ def log_proof(formula: Path | None, proof: Path, *, time_limit: float | None, ma
         events, finished = run_killable(refutation_events, (source, str(proof), extra, form), time_limit,
                                         should_stop=too_large)
         if finished and events[-1][1] == "unsat" and form == "lrat":
-            _store_lrat(proof, events[-1][3])
+            _store_lrat(proof, events[0][1])
     except Exception as error:  # the child died or python-sat failed: no proof to keep
         proof.unlink(missing_ok=True)
         return ProofRun("failed", None, time.monotonic() - started, 0, str(error))
@@ -60,7 +60,7 @@ def log_proof(formula: Path | None, proof: Path, *, time_limit: float | None, ma
     if not finished:
         run = ProofRun("too_large" if size > max_proof_bytes else "timeout", None, wall, size)
     else:
-        result, seconds = events[-1][1:3]
+        _, result, seconds = events[-1]
         run = ProofRun("too_large" if size > max_proof_bytes else result, seconds, wall, size)
     if run.status != "unsat":
         proof.unlink(missing_ok=True)
@@ -76,13 +76,14 @@ def _store_lrat(proof: Path, originals: int) -> None:
 
 
 def refutation_events(formula_path: str | None, proof_path: str, extra: tuple = (), form: str = "drat"):
-    """The child's side: ``("result", "sat"|"unsat", solve_seconds, clauses)``. It imports
-    python-sat alone."""
+    """The child's side: ``("clauses", count)`` once they are read, then ``("result",
+    "sat"|"unsat", solve_seconds)``. It imports python-sat alone."""
     from pysat.formula import CNF
     from pysat.solvers import Cadical195, pysolvers
 
     read = CNF(from_file=formula_path).clauses if formula_path is not None else []
     clauses = read + [list(clause) for clause in extra]
+    yield ("clauses", len(clauses))
     solver = Cadical195()
     # Set before tracing starts, which fixes the format: text DRAT, or binary LRAT.
     solver.configure({"binary": 0} if form == "drat" else {"binary": 1, "lrat": 1})
@@ -100,4 +101,4 @@ def refutation_events(formula_path: str | None, proof_path: str, extra: tuple = 
         pysolvers.flushpr(trace)
         solver.delete()
         pysolvers.flushpr(trace)
-    yield ("result", "sat" if satisfiable else "unsat", seconds, len(clauses))
+    yield ("result", "sat" if satisfiable else "unsat", seconds)

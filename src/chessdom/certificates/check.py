@@ -24,6 +24,7 @@ from chessdom.certificates.contract import (
 from chessdom.certificates.cubes import CubeError, bundle_refutations
 from chessdom.certificates.enumeration import EnumerationError, expand
 from chessdom.certificates.files import FileMismatch, hash_listed
+from chessdom.certificates.export import write_refutation
 from chessdom.certificates.formula import rebuild_formula
 from chessdom.certificates.lrat import LRAT_FORMAT
 from chessdom.certificates.manifest import Manifest, read_manifest
@@ -70,12 +71,14 @@ def _installed(package: str) -> str:
         return "unknown"
 
 
-def check_certificate(directory: str | Path, engine: str = "native", executor: Executor | None = None) -> Verdict:
+def check_certificate(directory: str | Path, engine: str = "native", executor: Executor | None = None,
+                      write_cnf: Path | None = None) -> Verdict:
     """Check the certificate in ``directory``. A certificate that is read and does not hold
     gets a verdict saying what failed; one that cannot be read (not the contract's shape or
     within its limits, a file that is not a regular one, a proof that is not text DRAT)
     raises :class:`~.files.Unreadable`. The DRAT checks run on ``executor`` when one is
-    given (a cube bundle's in parallel), else here, one after another.
+    given (a cube bundle's in parallel), else here, one after another. With ``write_cnf``
+    (a directory), each refutation's formula and proof are written there too (:mod:`.export`).
 
     Raises CheckerUnavailable when ``engine="native"`` and it is not installed.
     """
@@ -84,7 +87,8 @@ def check_certificate(directory: str | Path, engine: str = "native", executor: E
     try:
         manifest = read_manifest(Path(directory))
         verdict.steps["manifest"] = True
-        context: dict = {"directory": Path(directory), "engine": engine, "executor": executor}
+        context: dict = {"directory": Path(directory), "engine": engine, "executor": executor,
+                         "write_cnf": write_cnf}
         context["files"] = manifest.files
         steps = (_bound_and_claim, _hashes, _placements, _rebuilt_formula, _witness, fewer_step, regions_step,
                  _refutations)
@@ -226,6 +230,9 @@ def _refutations(read: Manifest, context: dict, verdict: Verdict) -> bool:
         verdict.steps["cubes"] = True
     if form == LRAT_FORMAT:
         checks = [(step, replace(check, lrat=True)) for step, check in checks]
+    if context["write_cnf"] is not None:
+        for _, check in checks:
+            write_refutation(check, context["write_cnf"])
     failed = _run_all(checks, context["engine"], context["executor"])
     if failed is not None:
         return not verdict.fail(*failed)

@@ -169,27 +169,33 @@ def with_clauses(formula: tuple[int, np.ndarray, np.ndarray], clauses) -> tuple[
 _parsed: dict[tuple[str, str], tuple] = {}  # per process: the formulas of the certificate being checked
 
 
-def check_lrat(refutation) -> str | None:
-    """None when ``refutation``'s (a :class:`~.refutation.Refutation`) proof refutes its
-    formula with its extra and added clauses; else why not, prefixed by the proof's name."""
-    name = refutation.name
-    try:
-        if refutation.formula:
-            key = (refutation.formula, refutation.formula_sha256)
-            if key not in _parsed:
-                if len(_parsed) >= 2:  # a section's formula and fewer's, no more
-                    _parsed.pop(next(iter(_parsed)))
-                _parsed[key] = dimacs(read_listed(refutation.formula, refutation.formula_bytes,
-                                                  refutation.formula_sha256))
-            formula = _parsed[key]
-        else:
-            formula = (refutation.variables, np.zeros(0, np.int32), np.zeros(1, np.int64))
-        proof = inflate(read_listed(refutation.proof, refutation.proof_bytes, refutation.proof_sha256))
-    except (FileMismatch, LratUnreadable, ValueError) as error:
-        return f"the checker rejected {name}: {error}"
+def formula_of(refutation) -> tuple[int, np.ndarray, np.ndarray]:
+    """The formula ``refutation`` (a :class:`~.refutation.Refutation`) refutes, numbered as
+    the module says: its file's clauses, then its extra and added clauses; raises
+    FileMismatch for a file changed since it was hashed, ValueError for one not DIMACS."""
+    if refutation.formula:
+        key = (refutation.formula, refutation.formula_sha256)
+        if key not in _parsed:
+            if len(_parsed) >= 2:  # a section's formula and fewer's, no more
+                _parsed.pop(next(iter(_parsed)))
+            _parsed[key] = dimacs(read_listed(refutation.formula, refutation.formula_bytes, refutation.formula_sha256))
+        formula = _parsed[key]
+    else:
+        formula = (refutation.variables, np.zeros(0, np.int32), np.zeros(1, np.int64))
     formula = with_clauses(formula, refutation.extra)
     if refutation.added is not None:
         formula = with_clauses(formula, refutation.added.clauses(formula[0] if refutation.formula
                                                                  else refutation.variables))
+    return formula
+
+
+def check_lrat(refutation) -> str | None:
+    """None when ``refutation``'s proof refutes :func:`formula_of` it; else why not,
+    prefixed by the proof's name."""
+    try:
+        formula = formula_of(refutation)
+        proof = inflate(read_listed(refutation.proof, refutation.proof_bytes, refutation.proof_sha256))
+    except (FileMismatch, LratUnreadable, ValueError) as error:
+        return f"the checker rejected {refutation.name}: {error}"
     reason = replay(formula, proof)
-    return None if reason is None else f"the checker rejected {name}: {reason}"
+    return None if reason is None else f"the checker rejected {refutation.name}: {reason}"
