@@ -9,6 +9,7 @@ count with its classes and the certificate that blocks every listed placement.
         [--scheduler tcp://HOST:PORT] [--max-proof-mb 32]
     python -m chessdom.scripts.bench_certificates --orders [--cap 300] [--cases orders]
     python -m chessdom.scripts.bench_certificates --checker [--repeats 3] [--cap 900] [--drat-trim PATH]
+        [--lrat-trim PATH] [--cake-lpr PATH] [--no-lrat]
 
 Targets (issue 19, 2 cores): a certified γ(Q_12) job within 5× the uncertified solve;
 γ(Q_13) certified and checked within 15 min; γ(Q_14) certified (cubes) within 60 min;
@@ -28,7 +29,7 @@ on the plain formula refuting the optimum's neighbour, for each order × encodin
 γ(Q_11), γ(Q_12), γ(N_12) as one proof, γ(Q_13) as a cube bundle and the count of γ(Q_8),
 each certificate made once, then checked by dratify's old default call ("before"), by
 ``check_certificate`` whole ("after"), by its pass 1 alone and by drat-trim, medians of
-``--repeats``.
+``--repeats``; then in LRAT (contract version 6), checked by chessdom, lrat-trim and cake_lpr.
 """
 
 from __future__ import annotations
@@ -179,6 +180,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--checker", action="store_true", help="measure the certificate checker instead")
     parser.add_argument("--repeats", type=int, default=3, help="--checker: runs of each check (the median is shown)")
     parser.add_argument("--drat-trim", default=None, help="--checker: the drat-trim binary (default: built if it can be)")
+    parser.add_argument("--lrat-trim", default=None, help="--checker: the lrat-trim binary (default: built if it can be)")
+    parser.add_argument("--cake-lpr", default=None, help="--checker: the cake_lpr binary (default: built if it can be)")
+    parser.add_argument("--no-lrat", action="store_true", help="--checker: leave out the LRAT columns")
     args = parser.parse_args(argv)
     if args.repeats < 1:
         parser.error("argument --repeats: must be at least 1")

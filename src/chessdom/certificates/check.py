@@ -23,8 +23,8 @@ from chessdom.certificates.contract import (
 )
 from chessdom.certificates.cubes import CubeError, bundle_refutations
 from chessdom.certificates.enumeration import EnumerationError, expand
-from chessdom.certificates.files import FileMismatch, hash_listed
 from chessdom.certificates.export import write_refutation
+from chessdom.certificates.files import FileMismatch, hash_listed
 from chessdom.certificates.formula import rebuild_formula
 from chessdom.certificates.lrat import LRAT_FORMAT
 from chessdom.certificates.manifest import Manifest, read_manifest

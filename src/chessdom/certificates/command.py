@@ -17,8 +17,8 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from chessdom.certificates.check import ENGINES, CheckerUnavailable, check_certificate
