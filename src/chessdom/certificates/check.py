@@ -51,8 +51,10 @@ def checker_versions(engine: str = "native") -> dict:
 
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    import numba
+
     info = {"name": "dratify", "version": dratify.__version__, "engine": engine, "policy": POLICY,
-            "revision": REVISION}
+            "revision": REVISION, "lrat": f"chessdom's LRAT kernel, numba {numba.__version__} (version 6 proofs)"}
     if engine == "native":
         try:
             import cdclkit.native  # noqa: F401 - importing it registers the Rust engine with dratify
