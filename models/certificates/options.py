@@ -12,10 +12,13 @@ from dataclasses import dataclass
 from chessdom.models.certificates.regions import CUBE_SECONDS
 
 AUTO_PROOF = "drat"
-"""The proofs ``form="auto"`` writes where the tree does not apply: binary LRAT, checked in
-linear time (contract version 6). Measured (2 cores, the other helpers' load): γ(Q_12) ≤ 5's
-one proof — DRAT 14.1 MB, checked by dratify in 4.8 s; LRAT 20.2 MB raw, 6.4 MB stored,
-checked here in 0.12 s (lrat-trim 0.26 s, cake_lpr 1.25 s)."""
+"""The proofs ``form="auto"`` writes where the tree does not apply. Measured, LRAT is the
+better certificate (load 5–6 on 2 cores, other sessions running): γ(Q_12) ≤ 5's one proof
+14.2 MB of DRAT checked in 17.2 s, against 6.4 MB of LRAT stored (20.2 MB inflated) checked
+in 1.0 s; γ(Q_13) ≤ 6's 60 region cubes and 234 lemmas 93.5 MB of DRAT made in 81 s and
+checked in 88 s, against 40.0 MB of LRAT made in 40 s and checked in 4.5 s. It stays DRAT
+until the service serves version 6's ``proof.lrat.gz`` as it serves ``proof.drat``
+(``api/http/certificates.py``): switching is this constant."""
 MAX_PROOF_BYTES = 32 * 1024 * 1024
 """Past this one proof is split into cubes, each cube's proof under it. dratify's forward
 check costs more than linearly in a proof's size: measured (CPU seconds, native engine, at
