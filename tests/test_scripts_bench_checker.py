@@ -38,3 +38,13 @@ def test_a_cube_bundles_drat_trim_formula_has_its_extra_clauses_counted(tmp_path
     cube = Proof("cube-1.drat", formula, "", tmp_path / "cube-1.drat", "", ((-1,), (2,)))
     assert combined_cnf(cube, tmp_path).read_text(encoding="ascii") == "p cnf 3 4\n1 2 0\n-2 3 0\n-1 0\n2 0\n"
     assert combined_cnf(Proof("proof.drat", formula, "", tmp_path / "proof.drat", ""), tmp_path) == formula
+
+
+def test_bench_certificates_measures_a_certificate_of_the_form_asked():
+    from chessdom.chessboard import Board, PlacementProblem
+    from chessdom.scripts.bench_certificates import measure
+
+    problem = PlacementProblem(Board.square(6), Piece.QUEEN, Objective.DOMINATION)
+    row = measure("bound", problem, 60, 1, None, 2**25, form="lrat")
+    assert row["note"] == "" and row["megabytes"] > 0 and row["check"] > 0
+    assert row["certified"] >= row["solve"] > 0
