@@ -15,6 +15,7 @@ from pathlib import Path
 from chessdom.certificates.contract import (
     CONTRACT_V4,
     CONTRACT_V6,
+    LRAT_FORMAT,
     ContractError,
     claim,
     enumeration_claim,
@@ -23,10 +24,8 @@ from chessdom.certificates.contract import (
 )
 from chessdom.certificates.cubes import CubeError, bundle_refutations
 from chessdom.certificates.enumeration import EnumerationError, expand
-from chessdom.certificates.export import write_refutation
 from chessdom.certificates.files import FileMismatch, hash_listed
 from chessdom.certificates.formula import rebuild_formula
-from chessdom.certificates.lrat import LRAT_FORMAT
 from chessdom.certificates.manifest import Manifest, read_manifest
 from chessdom.certificates.rebuilt import same_formula
 from chessdom.certificates.refutation import POLICY, REVISION, Refutation, check_refutation, refutation
@@ -51,10 +50,8 @@ def checker_versions(engine: str = "native") -> dict:
 
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
-    import numba
-
     info = {"name": "dratify", "version": dratify.__version__, "engine": engine, "policy": POLICY,
-            "revision": REVISION, "lrat": f"chessdom's LRAT kernel, numba {numba.__version__} (version 6 proofs)"}
+            "revision": REVISION, "lrat": f"chessdom's LRAT kernel, numba {_installed('numba')} (version 6 proofs)"}
     if engine == "native":
         try:
             import cdclkit.native  # noqa: F401 - importing it registers the Rust engine with dratify
@@ -233,6 +230,8 @@ def _refutations(read: Manifest, context: dict, verdict: Verdict) -> bool:
     if form == LRAT_FORMAT:
         checks = [(step, replace(check, lrat=True)) for step, check in checks]
     if context["write_cnf"] is not None:
+        from chessdom.certificates.export import write_refutation  # numba loads only where LRAT is read
+
         for _, check in checks:
             write_refutation(check, context["write_cnf"])
     failed = _run_all(checks, context["engine"], context["executor"])

@@ -75,6 +75,8 @@ MAX_MANIFEST_BYTES = 16 * 2**20
 """A manifest lists at most this much: the 25,872 classes of γ(Q_15) take about 1.3 MB."""
 MAX_FORMULA_BYTES = 32 * 2**20
 """Larger than any formula of a board within MAX_SQUARES, blocked placements included."""
+LRAT_FORMAT = "LRAT, binary, gzip"
+"""Version 6's ``proof.format`` and ``cubes.format``."""
 LRAT_SUFFIX = ".lrat.gz"
 """Version 6's proof files: the names above with this in place of ``.drat``
 (``proof.lrat.gz``, ``cube-1.lrat.gz``, …); the checker reads the names the manifest lists."""

@@ -30,8 +30,6 @@ from numba import njit
 from chessdom.certificates import lrat_kernel as kernel
 from chessdom.certificates.files import FileMismatch, read_listed
 
-LRAT_FORMAT = "LRAT, binary, gzip"
-"""``proof.format`` (and ``cubes.format``) of a version 6 certificate."""
 MAX_LRAT_BYTES = 256 * 2**20
 """One proof inflated: γ(Q_12) ≤ 5's single proof is 20 MB (6.4 MB stored)."""
 REASONS = {

@@ -42,7 +42,6 @@ from dataclasses import dataclass, field
 from chessdom.certificates.added import Added
 from chessdom.certificates.drat import ProofSyntax, read_proof
 from chessdom.certificates.files import FileMismatch, Unreadable, read_listed
-from chessdom.certificates.lrat import check_lrat
 
 POLICY = "rup-with-deletions, else drat-without-deletions"
 """What :func:`check_refutation` asks dratify, in the words the verdict records."""
@@ -131,6 +130,8 @@ def check_refutation(refutation: Refutation, engine: str = "native") -> str | No
     :mod:`.drat` reads it (or a file that is not a regular one). An LRAT proof is checked
     by :mod:`.lrat`, whatever ``engine`` says."""
     if refutation.lrat:
+        from chessdom.certificates.lrat import check_lrat  # numba loads only where LRAT is checked
+
         return check_lrat(refutation)
     _engine(engine)
     try:
