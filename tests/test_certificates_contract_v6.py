@@ -121,3 +121,11 @@ def test_lrat_proofs_under_version_2_are_not_read_as_drat(certificates, tmp_path
     (directory / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(Unreadable, match="not a text DRAT proof"):
         check_certificate(directory)
+
+
+def test_a_bundles_lrat_proofs_are_checked_in_parallel_on_an_executor(certificates):
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(2) as pool:
+        verdict = check_certificate(certificates["always"][0], executor=pool)
+    assert verdict.ok and verdict.steps["cube refutations"] is True and verdict.steps["cover refutation"] is True
