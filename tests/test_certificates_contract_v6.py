@@ -6,6 +6,7 @@ not LRAT, a text DRAT proof, a proof of another bound) are rejected."""
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import shutil
@@ -129,3 +130,21 @@ def test_a_bundles_lrat_proofs_are_checked_in_parallel_on_an_executor(certificat
     with ProcessPoolExecutor(2) as pool:
         verdict = check_certificate(certificates["always"][0], executor=pool)
     assert verdict.ok and verdict.steps["cube refutations"] is True and verdict.steps["cover refutation"] is True
+
+
+def test_write_cnf_into_a_path_that_cannot_be_a_directory_is_a_usage_error(certificates, tmp_path, capsys):
+    from chessdom.certificates.command import main
+
+    (tmp_path / "file").write_text("")
+    assert main([str(certificates["never"][0]), "--write-cnf", str(tmp_path / "file" / "out")]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.count("\n") == 0 and "argument --write-cnf: cannot make" in error
+
+
+def test_write_cnf_writes_the_formula_and_the_inflated_proof(certificates, tmp_path):
+    from chessdom.certificates.command import main
+
+    directory = certificates["never"][0]
+    assert main([str(directory), "--write-cnf", str(tmp_path / "out")]) == 0
+    assert (tmp_path / "out" / "proof.cnf").read_bytes() == (directory / "formula.cnf").read_bytes()
+    assert (tmp_path / "out" / "proof.lrat").read_bytes() == gzip.decompress((directory / "proof.lrat.gz").read_bytes())

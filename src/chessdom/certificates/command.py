@@ -117,11 +117,14 @@ def run(args: argparse.Namespace, open_executor: ExecutorOpener = local_processe
     "cannot read"), an unreachable scheduler, or a missing engine."""
     workers = args.workers if args.workers > 1 else None
     download = Download(token=args.token, max_bytes=args.max_download_mb * 2**20)
+    if args.write_cnf is not None:
+        try:
+            args.write_cnf.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise ValueError(f"argument --write-cnf: cannot make {args.write_cnf}: {error.strerror}") from None
     try:
         with signals_unwind(), certificate_directory(args.target, download) as directory, \
                 open_executor(args.scheduler, workers) as executor:
-            if args.write_cnf is not None:
-                args.write_cnf.mkdir(parents=True, exist_ok=True)
             verdict = check_certificate(directory, engine=args.engine, executor=executor, write_cnf=args.write_cnf)
     except Unreadable as error:
         raise ValueError(f"cannot read {args.target}: {error}") from None
