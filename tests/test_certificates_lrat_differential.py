@@ -139,3 +139,15 @@ def test_every_refutation_written_out_by_write_cnf_is_verified_by_both_reference
     for stem in stems:
         for name in REFERENCES:
             assert verifies(name, tmp_path / "out" / f"{stem}.cnf", tmp_path / "out" / f"{stem}.lrat"), (name, stem)
+
+
+@pytest.mark.parametrize("clauses", [
+    [[1, 2], [], [-1]],  # the empty clause: CaDiCaL writes no step
+    [[1], [-1], [2, 3]],  # refuted while added: the last clause never gets an id
+    [[1, 2, 3], [1, 1, 2], [4, -4, 5], [-1, -2], [-1, -3], [-2, -3], [1], [2, 3]],  # renumbered
+], ids=["empty clause", "refuted while added", "repeated literal and tautology"])
+def test_the_clauses_cadical_numbers_otherwise_are_renumbered_for_every_checker(tmp_path, clauses):
+    formula = cnf(5, clauses)
+    (tmp_path / "odd.cnf").write_bytes(formula)
+    proof = cadicals(tmp_path, tmp_path / "odd.cnf")
+    assert verdicts(tmp_path, formula, proof) == {"chessdom": True, "lrat-trim": True, "cake_lpr": True}
