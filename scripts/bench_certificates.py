@@ -6,9 +6,10 @@ order; the independent checker's verdict); for enumerations, the
 count with its classes and the certificate that blocks every listed placement.
 
     python -m chessdom.scripts.bench_certificates [--cap 900] [--cases issue19] [--workers 2]
-        [--scheduler tcp://HOST:PORT] [--max-proof-mb 32]
+        [--scheduler tcp://HOST:PORT] [--max-proof-mb 32] [--form auto|tree|drat|lrat]
     python -m chessdom.scripts.bench_certificates --orders [--cap 300] [--cases orders]
     python -m chessdom.scripts.bench_certificates --checker [--repeats 3] [--cap 900] [--drat-trim PATH]
+        [--lrat-trim PATH] [--cake-lpr PATH] [--no-lrat]
 
 Targets (issue 19, 2 cores): a certified γ(Q_12) job within 5× the uncertified solve;
 γ(Q_13) certified and checked within 15 min; γ(Q_14) certified (cubes) within 60 min;
@@ -28,7 +29,7 @@ on the plain formula refuting the optimum's neighbour, for each order × encodin
 γ(Q_11), γ(Q_12), γ(N_12) as one proof, γ(Q_13) as a cube bundle and the count of γ(Q_8),
 each certificate made once, then checked by dratify's old default call ("before"), by
 ``check_certificate`` whole ("after"), by its pass 1 alone and by drat-trim, medians of
-``--repeats``.
+``--repeats``; then in LRAT (contract version 6), checked by chessdom, lrat-trim and cake_lpr.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ ENCODINGS = ("totalizer", "mtotalizer", "seqcounter", "sortnetwrk")
 
 
 def measure(kind: str, problem: PlacementProblem, cap: float, workers: int, executor, max_proof_bytes: int,
-            lemmas: bool = True) -> dict:
+            lemmas: bool = True, form: str = "auto") -> dict:
     started = time.perf_counter()
     counting = kind == "count"
     result = solve(problem, time_limit=cap, count=counting, representatives=counting)
@@ -85,7 +86,8 @@ def measure(kind: str, problem: PlacementProblem, cap: float, workers: int, exec
         row["count"] = f"{result.count.solutions} in {result.count.up_to_symmetry}"
     directory = Path(tempfile.mkdtemp(prefix="chessdom-bench-")) / "certificate"
     try:
-        options = CertifyOptions(time_limit=cap, workers=workers, max_proof_bytes=max_proof_bytes, lemmas=lemmas)
+        options = CertifyOptions(time_limit=cap, workers=workers, max_proof_bytes=max_proof_bytes, lemmas=lemmas,
+                                 form=form)
         manifest = make_certificate(result, directory, options, executor=executor, enumeration=counting).manifest
     except CertificateUnavailable as reason:
         return {**row, "certified": time.perf_counter() - started, "note": f"> cap: {reason}"}
@@ -123,11 +125,12 @@ def _cell(value, digits=1):
     return "–" if value is None else f"{value:.{digits}f}"
 
 
-def run_certificates(cases, cap: float, workers: int, executor, max_proof_bytes: int, lemmas: bool = True) -> str:
+def run_certificates(cases, cap: float, workers: int, executor, max_proof_bytes: int, lemmas: bool = True,
+                     form: str = "auto") -> str:
     table = []
     for kind, piece, objective, n in cases:
         problem = PlacementProblem(Board.square(n), piece, objective)
-        row = measure(kind, problem, cap, workers, executor, max_proof_bytes, lemmas)
+        row = measure(kind, problem, cap, workers, executor, max_proof_bytes, lemmas, form)
         certified = row.get("certified")
         ratio = certified / row["solve"] if certified and not row["note"] else None
         table.append([
@@ -175,10 +178,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--max-proof-mb", type=int, default=MAX_PROOF_BYTES // 2**20,
                         help="the proof-size limit in MiB (default: the service's)")
     parser.add_argument("--no-lemmas", action="store_true", help="region cubes without their line budgets as lemmas")
+    parser.add_argument("--form", choices=("auto", "tree", "drat", "lrat"), default="auto",
+                        help="the certificate's form (CertifyOptions.form): lrat for contract version 6's proofs")
     parser.add_argument("--orders", action="store_true", help="measure literal orders and encodings instead")
     parser.add_argument("--checker", action="store_true", help="measure the certificate checker instead")
     parser.add_argument("--repeats", type=int, default=3, help="--checker: runs of each check (the median is shown)")
     parser.add_argument("--drat-trim", default=None, help="--checker: the drat-trim binary (default: built if it can be)")
+    parser.add_argument("--lrat-trim", default=None, help="--checker: the lrat-trim binary (default: built if it can be)")
+    parser.add_argument("--cake-lpr", default=None, help="--checker: the cake_lpr binary (default: built if it can be)")
+    parser.add_argument("--no-lrat", action="store_true", help="--checker: leave out the LRAT columns")
     args = parser.parse_args(argv)
     if args.repeats < 1:
         parser.error("argument --repeats: must be at least 1")
@@ -198,7 +206,8 @@ def main(argv: list[str] | None = None) -> None:
         print(run_orders(cases, args.cap))
         return
     with open_executor(args.scheduler, None) as executor:
-        print(run_certificates(cases, args.cap, args.workers, executor, args.max_proof_mb * 2**20, not args.no_lemmas))
+        print(run_certificates(cases, args.cap, args.workers, executor, args.max_proof_mb * 2**20, not args.no_lemmas,
+                               args.form))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 against dratify's old default call and against drat-trim, on certificates made once per run.
 
     python -m chessdom.scripts.bench_certificates --checker [--repeats 3] [--cap 900]
-        [--drat-trim PATH] [--only γ(Q11),count γ(Q8)] [--workers 2]
+        [--drat-trim PATH] [--lrat-trim PATH] [--cake-lpr PATH] [--no-lrat]
+        [--only γ(Q11),count γ(Q8)] [--workers 2]
 
 Each certificate is made once (solve, then ``make_certificate`` into a temporary
 directory: γ(Q_11), γ(Q_12), γ(N_12) as one proof, γ(Q_13) as a cube bundle, the count of
@@ -21,6 +22,10 @@ runs, one after another on one core (no executor), the columns interleaved repea
   against a CNF that is ``formula.cnf`` with the extra clauses appended and its header's
   clause count fixed. ``--drat-trim`` names the binary; else it is built with
   ``/work/shared/tools/drat-trim/build``, and where neither exists the column says so.
+
+Then, unless ``--no-lrat``, the same problem is certified again in LRAT (contract version 6)
+and checked by chessdom, lrat-trim and cake_lpr: :mod:`chessdom.scripts.bench_lrat` says
+how.
 
 Every row records the 1-minute load average at its end; the table's first line gives the
 command, the git revision, the date and the cores (the machine may be shared).
@@ -45,6 +50,7 @@ from tabulate import tabulate
 
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
 from chessdom.scripts.bench_labels import load_average, row_name
+from chessdom.scripts.bench_lrat import LRAT_HEADERS, find_tool, lrat_columns
 
 Q, N = Piece.QUEEN, Piece.KNIGHT
 GAMMA = Objective.DOMINATION
@@ -56,8 +62,8 @@ CASES = [
     ("count", Q, GAMMA, 8, "auto"),
 ]
 """``(kind, piece, objective, n, split)``: ``split`` as :func:`make_certificate` takes it."""
-DRAT_TRIM_BUILD = Path("/work/shared/tools/drat-trim/build")
-HEADERS = ["problem", "proofs", "proof MB", "before s", "after s", "pass-1 s", "drat-trim s", "load", "note"]
+HEADERS = ["problem", "proofs", "proof MB", "before s", "after s", "pass-1 s", "drat-trim s", *LRAT_HEADERS, "load",
+           "note"]
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -159,13 +165,7 @@ def _drat_trim_pair(binary: str, cap: float, pair: tuple[Path, Proof]) -> bool |
 
 def find_drat_trim(path: str | None) -> str | None:
     """The drat-trim binary: ``path`` if given, else built by the shared tool, else None."""
-    if path:
-        return path if os.access(path, os.X_OK) else None
-    if not os.access(DRAT_TRIM_BUILD, os.X_OK):
-        return None
-    done = subprocess.run([str(DRAT_TRIM_BUILD), tempfile.gettempdir()], capture_output=True, text=True, check=False)
-    built = done.stdout.strip().splitlines()[-1] if done.returncode == 0 and done.stdout.strip() else ""
-    return built if built and os.access(built, os.X_OK) else None
+    return find_tool("drat-trim", path)
 
 
 def _timed(function, *args):
@@ -233,9 +233,11 @@ def _disagreements(said: dict) -> list[str]:
     return notes
 
 
-def make_once(kind: str, problem: PlacementProblem, split: str, cap: float, workers: int, directory: Path) -> dict:
-    """Solve ``problem`` and write its certificate (of the bound, or of the count) into
-    ``directory``; the manifest. Raises CertificateUnavailable when there is none."""
+def make_once(kind: str, problem: PlacementProblem, split: str, cap: float, workers: int, directory: Path,
+              form: str = "drat") -> dict:
+    """Solve ``problem`` and write its certificate (of the bound, or of the count) with
+    proofs of ``form`` into ``directory``; the manifest. Raises CertificateUnavailable when
+    there is none."""
     from chessdom.models import solve
     from chessdom.models.certificates import CertificateUnavailable, CertifyOptions, make_certificate
 
@@ -243,12 +245,15 @@ def make_once(kind: str, problem: PlacementProblem, split: str, cap: float, work
     result = solve(problem, time_limit=cap, count=counting, representatives=counting)
     if not result.optimal or (counting and not (result.count and result.count.exact)):
         raise CertificateUnavailable(f"not solved within {cap:g} s")
-    return make_certificate(result, directory, CertifyOptions(time_limit=cap, split=split, workers=workers),
-                            enumeration=counting).manifest
+    options = CertifyOptions(time_limit=cap, split=split, workers=workers, form=form)
+    return make_certificate(result, directory, options, enumeration=counting).manifest
 
 
-def measure_row(case: tuple, cap: float, repeats: int, drat_trim: str | None, workers: int = 2) -> dict:
-    """One row of the table for ``case`` (``(kind, piece, objective, n, split)``)."""
+def measure_row(case: tuple, cap: float, repeats: int, drat_trim: str | None, workers: int = 2,
+                lrat_tools: dict | None = None) -> dict:
+    """One row of the table for ``case`` (``(kind, piece, objective, n, split)``); with
+    ``lrat_tools`` (lrat-trim's and cake_lpr's binaries by name, those found), its LRAT
+    columns too."""
     from chessdom.models.certificates import CertificateUnavailable
 
     kind, piece, objective, n, split = case
@@ -261,6 +266,9 @@ def measure_row(case: tuple, cap: float, repeats: int, drat_trim: str | None, wo
         made = time.perf_counter() - started
         proofs = proofs_of(scratch / "certificate")
         timings = time_checks(scratch / "certificate", proofs, drat_trim, repeats, cap)
+        lrat, lrat_notes = ({}, []) if lrat_tools is None else lrat_columns(
+            lambda directory, form: make_once(kind, problem, split, cap, workers, directory, form),
+            scratch / "lrat" / "certificate", lrat_tools, repeats, cap)
     except CertificateUnavailable as reason:
         return row | {"load": load_average(), "note": f"no certificate: {reason}"}
     finally:
@@ -274,8 +282,9 @@ def measure_row(case: tuple, cap: float, repeats: int, drat_trim: str | None, wo
         "after s": "raised" if (timings["said"]["after"] or "").startswith("raised") else seconds["after"],
         "drat-trim s": _drat_trim_cell(seconds["drat_trim"], timings["said"].get("drat_trim")) if drat_trim
         else "absent",
+        **lrat,
         "load": load_average(),
-        "note": "; ".join([f"made in {made:.0f} s", *_disagreements(timings["said"])]),
+        "note": "; ".join([f"made in {made:.0f} s", *_disagreements(timings["said"]), *lrat_notes]),
     }
     return row
 
@@ -311,11 +320,12 @@ def _cell(value) -> str:
     return str(value)
 
 
-def run_checker(cases: list[tuple], cap: float, repeats: int, drat_trim: str | None, workers: int) -> str:
+def run_checker(cases: list[tuple], cap: float, repeats: int, drat_trim: str | None, workers: int,
+                lrat_tools: dict | None) -> str:
     """The Markdown table, each row printed as it is measured."""
     table = []
     for case in cases:
-        row = measure_row(case, cap, repeats, drat_trim, workers)
+        row = measure_row(case, cap, repeats, drat_trim, workers, lrat_tools)
         table.append([_cell(row[header]) for header in HEADERS])
         print(tabulate(table[-1:], tablefmt="plain", disable_numparse=True), flush=True)
     return tabulate(table, HEADERS, tablefmt="github", disable_numparse=True)
@@ -323,7 +333,6 @@ def run_checker(cases: list[tuple], cap: float, repeats: int, drat_trim: str | N
 
 def main(args, argv: list[str] | None) -> None:
     """``bench_certificates --checker``, with its parsed ``args``."""
-
     cases = CASES
     if args.only:
         keep = set(args.only.split(","))
@@ -331,5 +340,8 @@ def main(args, argv: list[str] | None) -> None:
     drat_trim = find_drat_trim(args.drat_trim)
     if args.drat_trim and drat_trim is None:
         print(f"# --drat-trim {args.drat_trim} is not an executable file: its column says 'absent'", flush=True)
+    lrat_tools = None if args.no_lrat else {
+        name: binary for name, given in (("lrat-trim", args.lrat_trim), ("cake_lpr", args.cake_lpr))
+        if (binary := find_tool(name, given)) is not None}
     print(provenance(sys.argv[1:] if argv is None else argv, drat_trim), flush=True)
-    print(run_checker(cases, args.cap, args.repeats, drat_trim, args.workers))
+    print(run_checker(cases, args.cap, args.repeats, drat_trim, args.workers, lrat_tools))

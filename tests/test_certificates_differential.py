@@ -107,7 +107,7 @@ def cadical_proof(clauses, variables: int) -> list[tuple[str, tuple[int, ...]]]:
     with tempfile.TemporaryDirectory() as scratch:
         formula, proof = Path(scratch) / "formula.cnf", Path(scratch) / "proof.drat"
         formula.write_text(dimacs(clauses, variables))
-        [(_, status, _)] = list(refutation_events(str(formula), str(proof)))
+        [_, (_, status, _)] = list(refutation_events(str(formula), str(proof)))
         assert status == "unsat"
         return read_steps(proof.read_text())
 

@@ -71,7 +71,7 @@ def cadical_refutation(formula: Path, extra: tuple[tuple[int, ...], ...]) -> byt
     """CaDiCaL's genuine proof of ``formula`` plus ``extra``, logged as the certificates'
     prover logs it."""
     proof = formula.with_name("cadical.drat")
-    [(_, status, _)] = list(refutation_events(str(formula), str(proof), extra))
+    [_, (_, status, _)] = list(refutation_events(str(formula), str(proof), extra))
     assert status == "unsat"
     data = proof.read_bytes()
     proof.unlink()
@@ -226,7 +226,7 @@ def test_genuine_lemmas_without_the_empty_clause_refute_nothing(forger, tmp_path
     all RUP, and never the empty clause."""
     formula = tmp_path / "formula.cnf"
     formula.write_bytes(forger.formula)
-    [(_, status, _)] = list(refutation_events(str(formula), str(tmp_path / "learnt.drat")))
+    [_, (_, status, _)] = list(refutation_events(str(formula), str(tmp_path / "learnt.drat")))
     learnt = (tmp_path / "learnt.drat").read_text()
     assert status == "sat" and learnt.count("\n") > 10 and "\n0\n" not in learnt
     assert "never derives the empty clause" in rejected(forger.optimum(learnt))

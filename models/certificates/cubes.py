@@ -152,11 +152,13 @@ def run_all(pending: set[Future], settle: Callable[[Future], set[Future]], done:
             future.cancel()
 
 
-def prove_cube(formula: str, proof: str, cube: Cube, time_limit: float | None, max_proof_bytes: int) -> ProofRun:
+def prove_cube(formula: str, proof: str, cube: Cube, time_limit: float | None, max_proof_bytes: int,
+               form: str = "drat") -> ProofRun:
     """One cube's refutation, where an executor's worker runs it (the files must be
     visible there: this machine, or a shared filesystem)."""
     units = tuple((literal,) for literal in cube)
-    return log_proof(Path(formula), Path(proof), time_limit=time_limit, max_proof_bytes=max_proof_bytes, extra=units)
+    return log_proof(Path(formula), Path(proof), time_limit=time_limit, max_proof_bytes=max_proof_bytes, extra=units,
+                     form=form)
 
 
 @dataclass(frozen=True)
@@ -170,7 +172,7 @@ class Bundle:
 
 def prove_cubes(problem: PlacementProblem, directory: Path, formula: Path, cubes: list[Cube], executor: Executor,
                 *, deadline: float | None, max_proof_bytes: int,
-                on_progress: Callable[[int, int], None] | None = None) -> Bundle:
+                on_progress: Callable[[int, int], None] | None = None, form: str = "drat") -> Bundle:
     """Refute every cube on ``executor``, splitting those whose proof outgrows
     ``max_proof_bytes``; the proofs end up in ``directory`` as ``cube-1.drat``, … in the
     order of the returned cubes; ``on_progress(done, total)`` is told after each round of
@@ -183,7 +185,7 @@ def prove_cubes(problem: PlacementProblem, directory: Path, formula: Path, cubes
     def submit(cube: Cube) -> Future:
         path = directory / f".cube-{next(serial)}.drat"
         limit = None if deadline is None else max(deadline - time.monotonic(), 0.01)
-        future = executor.submit(prove_cube, str(formula), str(path), cube, limit, max_proof_bytes)
+        future = executor.submit(prove_cube, str(formula), str(path), cube, limit, max_proof_bytes, form)
         futures[future] = (cube, path)
         return future
 

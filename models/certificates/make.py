@@ -35,7 +35,7 @@ from chessdom.chessboard import PlacementProblem, PlacementResult, Status
 from chessdom.models.certificates.choice import choose
 from chessdom.models.certificates.enumeration import Enumeration, NotEnumerated, enumeration_of
 from chessdom.models.certificates.formula import PlainFormula, plain_formula
-from chessdom.models.certificates.manifest import Evidence, manifest_of, write_manifest
+from chessdom.models.certificates.manifest import Evidence, manifest_of, rename_proofs, write_manifest
 from chessdom.models.certificates.no_solution import has_no_solution, write_no_solution
 from chessdom.models.certificates.options import CertifyOptions, Progress, Proving
 from chessdom.models.certificates.plain_evidence import cube_runner, prove_plain, raise_unless_refuted, remaining
@@ -153,6 +153,8 @@ def _make(result: PlacementResult, directory: Path, encoding_and_order: tuple[st
     formula = _formula(result.problem, bound, encoding, order, listed)
     formula.write_dimacs(directory / FORMULA)
     evidence = _evidence(result.problem, formula, directory, bound, encoding_and_order, listed is not None, proving)
+    evidence = replace(evidence, form=proving.proof_form)
+    rename_proofs(directory, evidence.form)
     manifest = manifest_of(result, bound, encoding, order, directory, formula, evidence, listed)
     write_manifest(directory, manifest)
     proving.report({"state": "checking"})
@@ -233,7 +235,7 @@ def _one_quick_proof(problem: PlacementProblem, staged: Path, proving: Proving) 
     """One proof of a minimisation tried within :data:`ONE_PROOF_SECONDS`; raises unless it
     refuted the formula or may be split."""
     limit, most = remaining(proving.deadline), proving.options.max_proof_bytes
-    run = log_proof(staged / FORMULA, staged / PROOF, max_proof_bytes=most,
+    run = log_proof(staged / FORMULA, staged / PROOF, max_proof_bytes=most, form=proving.proof_form,
                     time_limit=ONE_PROOF_SECONDS if limit is None else min(limit, ONE_PROOF_SECONDS))
     raise_unless_refuted(problem, run.status, run.wall_seconds, run.detail, most,
                          can_split=remaining(proving.deadline) != 0.0)
@@ -259,7 +261,8 @@ def _prove_by_regions(problem: PlacementProblem, plan: RegionPlan, staged: Path,
 
 
 def _region_proofs(problem: PlacementProblem, plan: RegionPlan, staged: Path, proving: Proving, pool, scratch: str):
-    limits = RegionLimits(proving.deadline, proving.options.max_proof_bytes, proving.options.cube_seconds)
+    limits = RegionLimits(proving.deadline, proving.options.max_proof_bytes, proving.options.cube_seconds,
+                          proving.proof_form)
     return prove_regions(problem.board, plan.sections, staged, pool, limits, scratch=scratch,
                          on_progress=lambda done, total: proving.report({"state": "making", "done": done,
                                                                          "total": total}))

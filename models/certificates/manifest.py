@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 from chessdom.certificates import (
-    COMPOUND_PIECES, CONTRACT, CONTRACT_V3, CONTRACT_V4, COVER, CUBES, FEWER_FORMULA, FORMULA, MANIFEST, PROOF, claim,
-    enumeration_claim,
+    COMPOUND_PIECES, CONTRACT, CONTRACT_V3, CONTRACT_V4, CONTRACT_V6, COVER, CUBES, FEWER_FORMULA, FORMULA, LRAT_SUFFIX,
+    MANIFEST, PROOF, claim, enumeration_claim,
 )
 from chessdom.chessboard import PlacementResult, square_names
 from chessdom.models.certificates.cubes import Bundle
@@ -33,9 +33,26 @@ class Evidence:
     cover: ProofRun | None = None
     seconds: float = 0.0
     """A bundle's wall time, first cube to cover (or to the last region cube)."""
-    entries: dict = field(default_factory=dict)
     plan: RegionPlan | None = None
     regions: RegionProofs | None = None
+    form: str = "drat"
+    """The proofs' format (:data:`~.prover.FORMS`): ``lrat`` makes contract version 6."""
+
+
+FORMATS = {"drat": "DRAT, text", "lrat": "LRAT, binary, gzip"}
+"""``proof.format`` and ``cubes.format`` by the proofs' form."""
+
+
+def proof_name(name: str, form: str) -> str:
+    """A proof file's name (``proof.drat``, ``cube-3.drat``, …) as ``form`` stores it."""
+    return name.removesuffix(".drat") + LRAT_SUFFIX if form == "lrat" else name
+
+
+def rename_proofs(directory: Path, form: str) -> None:
+    """Every proof in ``directory`` named as ``form`` stores it (the runs write ``.drat``)."""
+    if form != "drat":
+        for path in directory.glob("*.drat"):
+            path.rename(directory / proof_name(path.name, form))
 
 
 def file_entry(path: Path) -> dict:
@@ -47,11 +64,11 @@ def file_entry(path: Path) -> dict:
     return {"file": path.name, "bytes": size, "sha256": digest.hexdigest()}
 
 
-def bundle_entries(directory: Path, cubes: int) -> dict:
+def bundle_entries(directory: Path, cubes: int, form: str = "drat") -> dict:
     """The manifest's ``cubes``: the cube file, one proof per cube, the cover proof."""
     return {"file": file_entry(directory / CUBES),
-            "proofs": [file_entry(directory / f"cube-{index}.drat") for index in range(1, cubes + 1)],
-            "cover": file_entry(directory / COVER)}
+            "proofs": [file_entry(directory / proof_name(f"cube-{index}.drat", form)) for index in range(1, cubes + 1)],
+            "cover": file_entry(directory / proof_name(COVER, form))}
 
 
 def manifest_of(result: PlacementResult, bound: int, encoding: str, order: str, directory: Path,
@@ -80,19 +97,22 @@ def manifest_of(result: PlacementResult, bound: int, encoding: str, order: str, 
         manifest.update(_region_entries(problem.board, directory, evidence))
     elif evidence.run is not None:
         run = evidence.run
-        manifest["proof"] = {**file_entry(directory / PROOF), "format": "DRAT, text"}
+        manifest["proof"] = {**file_entry(directory / proof_name(PROOF, evidence.form)),
+                             "format": FORMATS[evidence.form]}
         manifest["prover"] = {**SOLVER, "solve_seconds": round(run.solve_seconds, 3),
                               "wall_seconds": round(run.wall_seconds, 3)}
     else:
         runs = evidence.bundle.runs
-        manifest["cubes"] = {**evidence.entries, "count": len(runs), "splits": evidence.bundle.splits,
-                             "format": "DRAT, text"}
+        manifest["cubes"] = {**bundle_entries(directory, len(runs), evidence.form), "count": len(runs),
+                             "splits": evidence.bundle.splits, "format": FORMATS[evidence.form]}
         manifest["prover"] = {**SOLVER, "solve_seconds": round(sum(run.solve_seconds for run in runs)
                                                                + evidence.cover.solve_seconds, 3),
                               "longest_cube_seconds": round(max(run.solve_seconds for run in runs), 3),
                               "wall_seconds": round(evidence.seconds, 3)}
     if problem_dict["piece"] in COMPOUND_PIECES:  # the version that lists them (the contract page)
         manifest["contract"] = CONTRACT_V4
+    if evidence.form == "lrat":  # versions 2 to 4 in LRAT, every piece
+        manifest["contract"] = CONTRACT_V6
     manifest["optimum"] = {"solver": result.solver.name, "proof": result.proof}
     manifest["created_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
     return manifest
@@ -102,13 +122,14 @@ def _region_entries(board, directory: Path, evidence: Evidence) -> dict:
     """Contract version 3's ``regions``, ``fewer`` (when planned) and ``prover``."""
     plan, proved = evidence.plan, evidence.regions.sections
     lemmas = evidence.regions.lemmas
-    entries = {"regions": _regions(board, directory, plan.sections[0], proved[0], lemmas[0])}
+    entries = {"regions": _regions(board, directory, plan.sections[0], proved[0], lemmas[0], evidence.form)}
     if plan.fewer is not None:
         bound, formula = plan.fewer
         entries["fewer"] = {"bound": bound,
                             "formula": {**file_entry(directory / FEWER_FORMULA), "variables": formula.variables,
                                         "clauses": len(formula.clauses)},
-                            "regions": _regions(board, directory, plan.sections[1], proved[1], lemmas[1])}
+                            "regions": _regions(board, directory, plan.sections[1], proved[1], lemmas[1],
+                                                evidence.form)}
     runs = [proof.run for section in proved for proof in section]
     lemma_runs = [run for section in evidence.regions.lemmas for _, run in section]
     entries["prover"] = {**SOLVER, "solve_seconds": round(sum(run.solve_seconds for run in runs + lemma_runs), 3),
@@ -119,21 +140,22 @@ def _region_entries(board, directory: Path, evidence: Evidence) -> dict:
 
 
 def _regions(board, directory: Path, section: Section, proved: list[ProvedCube],
-             lemmas: list[tuple[Lemma, ProofRun]]) -> dict:
+             lemmas: list[tuple[Lemma, ProofRun]], form: str) -> dict:
     """One section's partitions (as many as its deepest cube or lemma needs), relation,
     cubes and (when its cubes use any) lemmas."""
     deepest = max(proof.cube.level for proof in proved)
     entry = {"partitions": [partition_names(board, partition) for partition in partitions(board)[:deepest + 1]],
              "relation": section.relation,
              "cubes": [{"level": proof.cube.level, "counts": list(proof.cube.counts),
-                        "proof": file_entry(directory / f"{section.prefix}{index}.drat"),
+                        "proof": file_entry(directory / proof_name(f"{section.prefix}{index}.drat", form)),
                         **({"lemmas": list(proof.lemmas)} if proof.lemmas else {})}
                        for index, proof in enumerate(proved, start=1)]}
     if lemmas:
         entry["lemmas"] = [{"level": lemma.level, "counts": list(lemma.counts),
                             "groups": [square_names(board, group) for group in lemma.groups],
                             "at_most": lemma.at_most,
-                            "proof": file_entry(directory / f"{section.lemmas.prefix}{index}.drat")}
+                            "proof": file_entry(directory / proof_name(f"{section.lemmas.prefix}{index}.drat",
+                                                                       form))}
                            for index, (lemma, _) in enumerate(lemmas, start=1)]
     return entry
 

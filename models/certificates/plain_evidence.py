@@ -13,7 +13,7 @@ from chessdom.certificates import FORMULA
 from chessdom.chessboard import PlacementProblem
 from chessdom.models.certificates.cubes import CubesFailed, count_cubes, prove_cubes, split_on_square
 from chessdom.models.certificates.formula import PlainFormula
-from chessdom.models.certificates.manifest import Evidence, bundle_entries
+from chessdom.models.certificates.manifest import Evidence
 from chessdom.models.certificates.options import Proving
 from chessdom.models.certificates.prover import log_proof
 from chessdom.models.certificates.unavailable import CertificateUnavailable
@@ -70,7 +70,8 @@ def prove_plain(problem: PlacementProblem, formula: PlainFormula, staged: Path, 
         limit = remaining(deadline)
         if split == "auto":
             limit = SINGLE_PROOF_SECONDS if limit is None else min(limit, SINGLE_PROOF_SECONDS)
-        run = log_proof(staged / FORMULA, staged / "proof.drat", time_limit=limit, max_proof_bytes=most)
+        run = log_proof(staged / FORMULA, staged / "proof.drat", time_limit=limit, max_proof_bytes=most,
+                        form=proving.proof_form)
         raise_unless_refuted(problem, run.status, run.wall_seconds, run.detail, most,
                              can_split=split == "auto" and remaining(deadline) != 0.0)
         if run.status == "unsat":
@@ -101,15 +102,15 @@ def _prove_by_cubes(problem: PlacementProblem, cubes: list[tuple[int, ...]], sta
     with cube_runner(proving.executor, proving.options.workers, "cube proofs") as pool:
         bundle = prove_cubes(problem, staged, staged / FORMULA, cubes, pool, deadline=deadline,
                              max_proof_bytes=max_proof_bytes,
-                             on_progress=lambda done, total: report({"state": "making", "done": done, "total": total}))
+                             on_progress=lambda done, total: report({"state": "making", "done": done, "total": total}),
+                             form=proving.proof_form)
     (staged / "cubes.txt").write_text("".join(" ".join(map(str, (*cube, 0))) + "\n" for cube in bundle.cubes),
                                       encoding="ascii")
     negated = tuple(tuple(-literal for literal in cube) for cube in bundle.cubes)
     cover = log_proof(staged / FORMULA, staged / "cover.drat", time_limit=remaining(deadline),
-                      max_proof_bytes=max_proof_bytes, extra=negated)
+                      max_proof_bytes=max_proof_bytes, extra=negated, form=proving.proof_form)
     raise_unless_refuted(problem, cover.status, cover.wall_seconds, cover.detail, max_proof_bytes, can_split=False)
-    return Evidence(bundle=bundle, cover=cover, seconds=time.monotonic() - started,
-                    entries=bundle_entries(staged, len(bundle.cubes)))
+    return Evidence(bundle=bundle, cover=cover, seconds=time.monotonic() - started)
 
 
 def _first_cubes(problem: PlacementProblem, formula: PlainFormula, encoding: str, bound: int

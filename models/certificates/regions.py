@@ -196,6 +196,7 @@ class _Flight:
     lemmas: dict
     """(section, lemma) → [its proof's path, its run once refuted]."""
     splits: int = 0
+    form: str = "drat"
     scratch: Path | None = None
     """Where the runs write their proofs before they are renamed into ``directory``."""
 
@@ -216,7 +217,7 @@ class _Flight:
         clauses += applied_clauses(largest_variable(own.variables, clauses), lemmas)
         sliced = cube.level + 1 < len(self.levels)  # a cube that can still be split gets its slice
         future = self.executor.submit(log_proof, own.formula, path, time_limit=self.limit(sliced),
-                                      max_proof_bytes=self.max_proof_bytes, extra=clauses)
+                                      max_proof_bytes=self.max_proof_bytes, extra=clauses, form=self.form)
         self.futures[future] = (section, cube, path, lemmas)
         return {future} | {self.submit_lemma(section, lemma) for lemma in lemmas if (section, lemma) not in self.lemmas}
 
@@ -228,7 +229,7 @@ class _Flight:
         caps = cube_clauses(own.variables, self.levels[lemma.level], lemma.counts, AT_MOST)
         future = self.executor.submit(log_proof, None, path, time_limit=self.limit(True),
                                       max_proof_bytes=self.max_proof_bytes,
-                                      extra=lemma_formula(caps, own.variables, lemma))
+                                      extra=lemma_formula(caps, own.variables, lemma), form=self.form)
         self.futures[future] = (section, lemma, path)
         self.lemmas[(section, lemma)] = [path, None]
         return future
@@ -290,6 +291,8 @@ class RegionLimits:
     deadline: float | None
     max_proof_bytes: int
     cube_seconds: float = CUBE_SECONDS
+    form: str = "drat"
+    """What the runs write (:data:`~.prover.FORMS`)."""
 
 
 def prove_regions(board: Board, sections: list[Section], directory: Path, executor: Executor, limits: RegionLimits,
@@ -305,7 +308,7 @@ def prove_regions(board: Board, sections: list[Section], directory: Path, execut
     (directory / scratch).mkdir(exist_ok=True)
     deadline = limits.deadline
     flight = _Flight(board, partitions(board), sections, directory, executor, deadline, limits.max_proof_bytes,
-                     limits.cube_seconds, {}, [], {}, scratch=directory / scratch)
+                     limits.cube_seconds, {}, [], {}, form=limits.form, scratch=directory / scratch)
     progress = None if on_progress is None else (
         lambda done, total: on_progress(done, total - flight.unproved_lemmas()))
     run_all({future for index, section in enumerate(sections) for cube in section.cubes

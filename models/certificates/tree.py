@@ -23,9 +23,10 @@ from chessdom.models.certificates.unavailable import CertificateUnavailable
 
 from chessdom.certificates import CONTRACT_V5, TREE, TREE_MAGIC, claim, enumeration_claim
 
-FORMS = ("auto", "tree", "drat")
+FORMS = ("auto", "tree", "drat", "lrat")
 """``CertifyOptions.form``: ``tree`` for the branch-and-bound's tree (its search run again
-if the solve kept none), ``drat`` for the CaDiCaL refutations of the contract formula,
+if the solve kept none), ``drat`` and ``lrat`` for the CaDiCaL refutations of the contract
+formula in that proof format (:data:`~.options.AUTO_PROOF` the one ``auto`` takes),
 ``auto`` the tree where the solve that answered kept one (it ran within
 :func:`~chessdom.models.dispatch.native_backend.recording_trees`), else the refutations."""
 TREE_SOLVER = "branch-and-bound"

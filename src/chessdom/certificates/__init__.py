@@ -8,11 +8,14 @@ dratify check the DRAT refutations, asking it only what it answers soundly
 (:mod:`.refutation`): one proof, a cube bundle's proofs and cover (:mod:`.cubes`), or
 version 3's region cubes, whose partitions and cover it checks itself (:mod:`.regions`,
 :mod:`.cover`), with the lemmas they may list (:mod:`.lemmas`), in parallel on any
-executor (:mod:`.check`). Whatever it reads is bounded by the contract's
+executor (:mod:`.check`); version 6's LRAT proofs it checks itself, in linear time
+(:mod:`.lrat`), and writes out for lrat-trim and cake_lpr on request (:mod:`.export`).
+Version 5's search tree it replays (:mod:`.tree`). Whatever it reads is bounded by the contract's
 limits before any work is done (:mod:`.manifest`, :mod:`.files`, :mod:`.sources`); what it
 cannot read is :class:`Unreadable`, not a rejection.
 
     python -m chessdom.certificates DIR-or-ARCHIVE-or-URL     # or: chessdom certificate check …
+    python -m chessdom.certificates DIR --write-cnf OUT       # and each proof with its formula, in OUT
 """
 
 from chessdom.certificates.check import CheckerUnavailable, Verdict, check_certificate, checker_versions
@@ -23,6 +26,7 @@ from chessdom.certificates.contract import (
     CONTRACT_V3,
     CONTRACT_V4,
     CONTRACT_V5,
+    CONTRACT_V6,
     CONTRACTS,
     COVER,
     CUBES,
@@ -32,6 +36,7 @@ from chessdom.certificates.contract import (
     FILES,
     FORMULA,
     LEMMA_PROOF,
+    LRAT_SUFFIX,
     MANIFEST,
     NO_SOLUTION,
     ORDERS,
@@ -56,6 +61,7 @@ __all__ = [
     "CONTRACT_V3",
     "CONTRACT_V4",
     "CONTRACT_V5",
+    "CONTRACT_V6",
     "COVER",
     "CUBES",
     "FEWER_FORMULA",
@@ -64,6 +70,7 @@ __all__ = [
     "FILES",
     "FORMULA",
     "LEMMA_PROOF",
+    "LRAT_SUFFIX",
     "MANIFEST",
     "NO_SOLUTION",
     "ORDERS",

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import Executor
+from dataclasses import replace
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from chessdom.certificates.contract import (
     CONTRACT_V4,
+    CONTRACT_V6,
+    LRAT_FORMAT,
     ContractError,
     claim,
     enumeration_claim,
@@ -48,7 +51,7 @@ def checker_versions(engine: str = "native") -> dict:
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     info = {"name": "dratify", "version": dratify.__version__, "engine": engine, "policy": POLICY,
-            "revision": REVISION}
+            "revision": REVISION, "lrat": f"chessdom's LRAT kernel, numba {_installed('numba')} (version 6 proofs)"}
     if engine == "native":
         try:
             import cdclkit.native  # noqa: F401 - importing it registers the Rust engine with dratify
@@ -67,12 +70,14 @@ def _installed(package: str) -> str:
         return "unknown"
 
 
-def check_certificate(directory: str | Path, engine: str = "native", executor: Executor | None = None) -> Verdict:
+def check_certificate(directory: str | Path, engine: str = "native", executor: Executor | None = None,
+                      write_cnf: Path | None = None) -> Verdict:
     """Check the certificate in ``directory``. A certificate that is read and does not hold
     gets a verdict saying what failed; one that cannot be read (not the contract's shape or
     within its limits, a file that is not a regular one, a proof that is not text DRAT)
     raises :class:`~.files.Unreadable`. The DRAT checks run on ``executor`` when one is
-    given (a cube bundle's in parallel), else here, one after another.
+    given (a cube bundle's in parallel), else here, one after another. With ``write_cnf``
+    (a directory), each refutation's formula and proof are written there too (:mod:`.export`).
 
     Raises CheckerUnavailable when ``engine="native"`` and it is not installed.
     """
@@ -81,7 +86,8 @@ def check_certificate(directory: str | Path, engine: str = "native", executor: E
     try:
         manifest = read_manifest(Path(directory))
         verdict.steps["manifest"] = True
-        context: dict = {"directory": Path(directory), "engine": engine, "executor": executor}
+        context: dict = {"directory": Path(directory), "engine": engine, "executor": executor,
+                         "write_cnf": write_cnf}
         context["files"] = manifest.files
         steps = (_bound_and_claim, _hashes, _placements, _rebuilt_formula, _witness, fewer_step, regions_step,
                  _refutations)
@@ -199,27 +205,35 @@ def _rebuilt_formula(read: Manifest, context: dict, verdict: Verdict) -> bool:
 
 
 def _refutations(read: Manifest, context: dict, verdict: Verdict) -> bool:
-    paths = context["paths"]
+    paths, form = context["paths"], LRAT_FORMAT if read.raw["contract"] == CONTRACT_V6 else TEXT_DRAT
     if read.regions is not None:
         try:
             checks = region_refutations(read, context)
         except RegionError as error:
             return not verdict.fail(error.step, error.reason)
     elif "proof" in read.files:
-        if read.raw["proof"].get("format", TEXT_DRAT) != TEXT_DRAT:
-            return not verdict.fail("DRAT refutation", f"proof.format must be {TEXT_DRAT!r} where given")
-        checks = [("DRAT refutation", refutation("proof", paths, read.files))]
+        step = "LRAT refutation" if form == LRAT_FORMAT else "DRAT refutation"
+        if read.raw["proof"].get("format", form) != form:
+            return not verdict.fail(step, f"proof.format must be {form!r} where given")
+        checks = [(step, refutation("proof", paths, read.files))]
     else:
         try:
             checks = bundle_refutations(paths, read.files)
         except (CubeError, FileMismatch) as error:
             return not verdict.fail("cubes", str(error))
-        if read.raw["cubes"].get("format", TEXT_DRAT) != TEXT_DRAT:
-            return not verdict.fail("cubes", f"cubes.format must be {TEXT_DRAT!r} where given")
+        if read.raw["cubes"].get("format", form) != form:
+            return not verdict.fail("cubes", f"cubes.format must be {form!r} where given")
         if (count := read.raw["cubes"].get("count", len(checks) - 1)) != len(checks) - 1 or type(count) is not int:
             return not verdict.fail("cubes", f"cubes.txt holds {len(checks) - 1} cubes; cubes.count lists "
                                              f"{str(count)[:40]}")
         verdict.steps["cubes"] = True
+    if form == LRAT_FORMAT:
+        checks = [(step, replace(check, lrat=True)) for step, check in checks]
+    if context["write_cnf"] is not None:
+        from chessdom.certificates.export import write_refutation  # numba loads only where LRAT is read
+
+        for _, check in checks:
+            write_refutation(check, context["write_cnf"])
     failed = _run_all(checks, context["engine"], context["executor"])
     if failed is not None:
         return not verdict.fail(*failed)

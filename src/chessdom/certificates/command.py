@@ -17,8 +17,9 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
+from contextlib import AbstractContextManager
+from pathlib import Path
 
 from chessdom.certificates.check import ENGINES, CheckerUnavailable, check_certificate
 from chessdom.certificates.files import Unreadable
@@ -62,6 +63,10 @@ def add_arguments(parser: argparse.ArgumentParser, *, cluster: bool) -> None:
     else:
         parser.set_defaults(scheduler=None)
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    parser.add_argument("--write-cnf", type=Path, metavar="DIR",
+                        help="also write each proof (inflated) and the formula it refutes, with the clauses the "
+                             "checker adds to it, into DIR (made if absent) as NAME.cnf and NAME.lrat or NAME.drat, "
+                             "for lrat-trim, cake_lpr or drat-trim")
     parser.add_argument("--token", default=os.environ.get("CHESSDOM_TOKEN"), metavar="TOKEN",
                         help="bearer token for a URL on a service with tokens; default $CHESSDOM_TOKEN")
     parser.add_argument("--max-download-mb", type=_positive, default=DOWNLOAD_MB, metavar="MB",
@@ -112,10 +117,15 @@ def run(args: argparse.Namespace, open_executor: ExecutorOpener = local_processe
     "cannot read"), an unreachable scheduler, or a missing engine."""
     workers = args.workers if args.workers > 1 else None
     download = Download(token=args.token, max_bytes=args.max_download_mb * 2**20)
+    if args.write_cnf is not None:
+        try:
+            args.write_cnf.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise ValueError(f"argument --write-cnf: cannot make {args.write_cnf}: {error.strerror}") from None
     try:
         with signals_unwind(), certificate_directory(args.target, download) as directory, \
                 open_executor(args.scheduler, workers) as executor:
-            verdict = check_certificate(directory, engine=args.engine, executor=executor)
+            verdict = check_certificate(directory, engine=args.engine, executor=executor, write_cnf=args.write_cnf)
     except Unreadable as error:
         raise ValueError(f"cannot read {args.target}: {error}") from None
     except BrokenExecutor as error:  # a worker killed (out of memory, say): nothing was decided

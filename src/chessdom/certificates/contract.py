@@ -17,7 +17,8 @@ CONTRACT = "chessdom-certificate/2"
 CONTRACT_V3 = "chessdom-certificate/3"
 CONTRACT_V4 = "chessdom-certificate/4"
 CONTRACT_V5 = "chessdom-certificate/5"
-CONTRACTS = (CONTRACT_V1, CONTRACT, CONTRACT_V3, CONTRACT_V4, CONTRACT_V5)
+CONTRACT_V6 = "chessdom-certificate/6"
+CONTRACTS = (CONTRACT_V1, CONTRACT, CONTRACT_V3, CONTRACT_V4, CONTRACT_V5, CONTRACT_V6)
 """Version 2 adds the literal order, cube bundles and enumerations; version 1
 certificates (always row-major, one proof, one bound) still check. Version 3 splits the
 refutation into region cubes, one proof per symmetry class of region counts, and the
@@ -25,7 +26,9 @@ checker itself checks that the classes cover every count (:mod:`.regions`). Vers
 adds the compound pieces (:data:`PIECES`) and the claim that no placement of any size
 meets the objective (:data:`NO_SOLUTION`); its files are version 2's or version 3's.
 Version 5 refutes a bound by the branch-and-bound's own search tree (:data:`TREE`), which
-the checker replays (:mod:`.tree`); it has no formula."""
+the checker replays (:mod:`.tree`); it has no formula. Version 6 is versions 2 to 4 (one
+proof, a cube bundle, region cubes with lemmas; every piece) with every proof in binary
+LRAT, gzip-compressed (:mod:`.lrat`), named as :data:`LRAT_SUFFIX` says."""
 MANIFEST = "manifest.json"
 FORMULA = "formula.cnf"
 PROOF = "proof.drat"
@@ -72,6 +75,11 @@ MAX_MANIFEST_BYTES = 16 * 2**20
 """A manifest lists at most this much: the 25,872 classes of γ(Q_15) take about 1.3 MB."""
 MAX_FORMULA_BYTES = 32 * 2**20
 """Larger than any formula of a board within MAX_SQUARES, blocked placements included."""
+LRAT_FORMAT = "LRAT, binary, gzip"
+"""Version 6's ``proof.format`` and ``cubes.format``."""
+LRAT_SUFFIX = ".lrat.gz"
+"""Version 6's proof files: the names above with this in place of ``.drat``
+(``proof.lrat.gz``, ``cube-1.lrat.gz``, …); the checker reads the names the manifest lists."""
 MAX_PROOF_BYTES = 64 * 2**20
 """One proof file, at most: dratify holds a proof in memory at 11–21× its size, so a check
 stays under about 1.4 GB. The maker keeps each proof under 32 MiB and splits past it."""

@@ -16,6 +16,7 @@ from chessdom.certificates.contract import (
     CONTRACT_V3,
     CONTRACT_V4,
     CONTRACT_V5,
+    CONTRACT_V6,
     CONTRACTS,
     ENCODINGS,
     MANIFEST,
@@ -143,9 +144,10 @@ def _typed(raw) -> Manifest:
     version_one = raw["contract"] == CONTRACT_V1
     if version_one and ({"order", "cubes", "enumeration"} & set(raw)):
         raise ContractError(f"{CONTRACT_V1} has no literal order, cubes or enumeration")
-    version_four = raw["contract"] == CONTRACT_V4
+    version_four = raw["contract"] in (CONTRACT_V4, CONTRACT_V6)  # 6: version 4 in LRAT
     if raw["contract"] != CONTRACT_V3 and not version_four and ({"regions", "fewer"} & set(raw)):
-        raise ContractError(f"only {CONTRACT_V3} and {CONTRACT_V4} have regions or fewer")
+        raise ContractError(f"only {CONTRACT_V3} and {CONTRACT_V4} have regions or fewer (and {CONTRACT_V6}, "
+                            "their LRAT form)")
     version_five = raw["contract"] == CONTRACT_V5
     rows, cols, _, objective = validate_problem(typed(raw, "problem", dict),
                                                 PIECES if version_four or version_five else PIECES_V1)

@@ -67,6 +67,8 @@ class Refutation:
     proof_bytes: int = 0
     added: Added | None = None
     variables: int = 0
+    lrat: bool = False
+    """Version 6: the proof is gzip-compressed binary LRAT (:mod:`.lrat`), not text DRAT."""
 
 
 def refutation(label: str, paths: dict, files: dict, extra: tuple[tuple[int, ...], ...] = (),
@@ -125,7 +127,12 @@ def _engine(engine: str) -> None:
 def check_refutation(refutation: Refutation, engine: str = "native") -> str | None:
     """None when the proof refutes the formula (pass 1 or pass 2 above), else why not,
     prefixed by the proof's name. Raises Unreadable for a proof that is not text DRAT as
-    :mod:`.drat` reads it (or a file that is not a regular one)."""
+    :mod:`.drat` reads it (or a file that is not a regular one). An LRAT proof is checked
+    by :mod:`.lrat`, whatever ``engine`` says."""
+    if refutation.lrat:
+        from chessdom.certificates.lrat import check_lrat  # numba loads only where LRAT is checked
+
+        return check_lrat(refutation)
     _engine(engine)
     try:
         formula = _formula(refutation)
