@@ -26,15 +26,17 @@ class Certificate(BaseModel):
     """A certificate of the bound, or of a count (the docs: "The certificate contract")."""
 
     id: str
-    form: Literal["tree", "drat"] = "drat"
+    form: Literal["tree", "lrat", "drat"] = "drat"
     """``tree``: the branch-and-bound's own search tree, replayed by the checker (contract
-    version 5); ``drat``: the plain formula and its DRAT refutations."""
+    version 5); ``lrat``: the plain formula and its LRAT refutations, binary and
+    gzip-compressed (version 6); ``drat``: the plain formula and its text DRAT refutations."""
     manifest: str
     """The manifest; ``DELETE`` on it deletes the certificate."""
     formula: str | None
     """The plain formula in DIMACS; null for a search tree, which has none."""
     proof: str | None
-    """The one DRAT proof; null for a cube bundle, whose proofs are in the archive, and for a search tree."""
+    """The one proof (``proof.drat``, or ``proof.lrat.gz`` for ``lrat``); null for a cube bundle, whose proofs
+    are in the archive, and for a search tree."""
     tree: str | None = None
     """The search tree (``tree.bin``, binary); null for a DRAT certificate."""
     archive: str

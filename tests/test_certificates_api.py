@@ -5,6 +5,7 @@ and its files (DRAT text gzip when accepted, the tree as it is kept), and ``ches
 certificate check`` on a directory and on a URL."""
 
 import gzip
+import hashlib
 import json
 import tarfile
 import time
@@ -57,7 +58,7 @@ def test_a_drat_certificate_is_given_when_asked_for(client):
 
 
 def test_certificate_form_is_checked_naming_the_field(client):
-    for body, said in (({"certificate_form": "lrat"}, "auto"), ({"certificate_form": "drat", "certify": False},
+    for body, said in (({"certificate_form": "lrat6"}, "auto"), ({"certificate_form": "drat", "certify": False},
                                                                  "certify true")):
         response = client.post("/domination", json={"size": 5, "piece": "queen", "certify": True, **body})
         assert response.status_code == 422 and response.get_json()["errors"][0]["field"] == "certificate_form"
@@ -66,6 +67,22 @@ def test_certificate_form_is_checked_naming_the_field(client):
                                                   "certificate_form": "tree"})
     assert response.status_code == 422 and response.get_json()["errors"][0]["field"] == "certificate_form"
     assert "not independence" in response.get_json()["errors"][0]["message"]
+
+
+def test_knights_are_certified_by_an_lrat_proof_sent_as_it_is_kept(client):
+    answer = certified_answer(client, size=5, piece="knight")
+    certificate = answer["certificate"]
+    assert answer["solver"]["name"] != "branch-and-bound" and certificate["form"] == "lrat" and certificate["checked"]
+    assert certificate["proof"].endswith("/proof.lrat.gz") and certificate["tree"] is None
+    manifest = client.get(certificate["manifest"]).get_json()
+    assert manifest["contract"] == "chessdom-certificate/6" and manifest["proof"]["file"] == "proof.lrat.gz"
+    sent = client.get(certificate["proof"], headers={"Accept-Encoding": "gzip"})
+    assert sent.mimetype == "application/gzip" and "Content-Encoding" not in sent.headers
+    assert gzip.decompress(sent.data)  # binary LRAT, gzip-compressed once, as the manifest's hash covers it
+    assert hashlib.sha256(sent.data).hexdigest() == manifest["proof"]["sha256"]
+    drat_link = certificate["proof"].removesuffix(".lrat.gz") + ".drat"
+    refused = client.get(drat_link)
+    assert refused.status_code == 404 and "proof.lrat.gz" in refused.get_json()["detail"]
 
 
 def test_proofs_are_sent_gzip_compressed_to_clients_that_accept_it(client):
@@ -120,7 +137,7 @@ def test_a_certified_job_carries_its_certificate(make_app):
                                      "params": {"size": 5, "piece": "knight", "certify": True}}).get_json()
     done = finished(client, job["id"], 60)
     assert done["status"] == "succeeded" and done["result"]["certificate"]["checked"]
-    assert done["result"]["certificate"]["form"] == "drat"  # knights are answered by CP-SAT, not the search
+    assert done["result"]["certificate"]["form"] == "lrat"  # knights are answered by CP-SAT, not the search
 
 
 def test_a_certified_branch_and_bound_job_keeps_its_search_tree_as_the_certificate(make_app, tmp_path):
@@ -182,12 +199,17 @@ def test_chessdom_certificate_check_accepts_a_search_tree_from_the_service(live_
     assert verdict["steps"]["tree.bin hash"] is True and any(step.startswith("tree replay") for step in verdict["steps"])
 
 
-def test_chessdom_solve_certify_writes_a_directory_the_checker_accepts(tmp_path, capsys):
-    directory = tmp_path / "gamma-q7"
-    assert main(["solve", "queen", "7", "--certify", str(directory), "--json"]) == 0
+@pytest.mark.parametrize("problem, form, files", [
+    (["queen", "7"], [], ["manifest.json", "tree.bin"]),  # the branch-and-bound answered: its own tree
+    (["knight", "6"], [], ["formula.cnf", "manifest.json", "proof.lrat.gz"]),  # CP-SAT answered: LRAT
+    (["queen", "7"], ["--certificate-form", "drat"], ["formula.cnf", "manifest.json", "proof.drat"]),
+])
+def test_chessdom_solve_certify_writes_a_directory_the_checker_accepts(tmp_path, capsys, problem, form, files):
+    directory = tmp_path / "certified"
+    assert main(["solve", *problem, "--certify", str(directory), "--json", *form]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer["certificate"]["checked"] and answer["certificate"]["directory"] == str(directory)
-    assert sorted(path.name for path in directory.iterdir()) == ["formula.cnf", "manifest.json", "proof.drat"]
+    assert sorted(path.name for path in directory.iterdir()) == files
     assert check_certificate(directory).ok
     assert main(["certificate", "check", str(directory), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["ok"] is True
@@ -203,7 +225,9 @@ def test_chessdom_solve_certify_exits_1_and_leaves_nothing_without_a_certificate
 def test_chessdom_certificate_check_rejects_a_tampered_directory_with_status_1(tmp_path, capsys):
     directory = tmp_path / "gamma-q6"
     main(["solve", "queen", "6", "--certify", str(directory)])
-    (directory / "formula.cnf").write_text("p cnf 1 1\n1 0\n")
+    tree = bytearray((directory / "tree.bin").read_bytes())
+    tree[-1] ^= 1
+    (directory / "tree.bin").write_bytes(bytes(tree))
     capsys.readouterr()
     assert main(["certificate", "check", str(directory)]) == 1
     assert "s NOT VERIFIED" in capsys.readouterr().out

@@ -23,7 +23,7 @@ from flask import Response, current_app, g, request, send_file, url_for
 from flask_openapi3 import APIBlueprint, Tag
 from pydantic import BaseModel, Field
 
-from chessdom.certificates import FORMULA, PROOF, TREE
+from chessdom.certificates import FORMULA, LRAT_PROOF, PROOF, TREE
 
 from chessdom.api.http.errors import problem
 from chessdom.api.http.schemas import ProblemDetail
@@ -143,7 +143,11 @@ def _file(certificate_id: str, name: str) -> Path | Response:
         return directory if isinstance(directory, Response) else directory / name
     if (directory / TREE).is_file():
         held = "is the branch-and-bound's search tree (contract version 5): download its tree.bin or its archive"
-    elif name == PROOF and (directory / FORMULA).is_file():
+    elif name == PROOF and (directory / LRAT_PROOF).is_file():
+        held = f"has its refutation in LRAT (contract version 6): download its {LRAT_PROOF} or its archive"
+    elif name == LRAT_PROOF and (directory / PROOF).is_file():
+        held = f"has its refutation in DRAT: download its {PROOF} or its archive"
+    elif name in (PROOF, LRAT_PROOF) and (directory / FORMULA).is_file():
         held = "has its refutation in cube proofs, or needs none (no placement of any size): download its archive"
     else:
         held = f"has no {name}: download its archive"
@@ -166,6 +170,18 @@ def proof(path: CertificatePath):
     A cube bundle has none (its proofs are in the archive), nor has a search tree."""
     found = _file(path.certificate_id, PROOF)
     return found if isinstance(found, Response) else _send(found)
+
+
+@certificates.get(f"/<certificate_id>/{LRAT_PROOF}", responses=RESPONSES)
+def lrat_proof(path: CertificatePath):
+    """The LRAT refutation of the formula, binary and gzip-compressed (contract version 6).
+
+    Sent as it is kept (it is compressed already): `gunzip` it for lrat-trim or cake_lpr.
+    A cube bundle has none (its proofs are in the archive), nor has a DRAT proof or a tree."""
+    found = _file(path.certificate_id, LRAT_PROOF)
+    if isinstance(found, Response):
+        return found
+    return send_file(found, mimetype="application/gzip", download_name=LRAT_PROOF, conditional=False)
 
 
 @certificates.get(f"/<certificate_id>/{TREE}", responses=RESPONSES)
@@ -237,6 +253,8 @@ def certificate_json(certificate: Certificate) -> dict:
     links = {"manifest": url_for("certificates.manifest", certificate_id=certificate.id)}
     for name, endpoint in ((FORMULA, "formula"), (PROOF, "proof"), (TREE, "tree")):
         links[endpoint] = url_for(f"certificates.{endpoint}", certificate_id=certificate.id) if name in files else None
+    if LRAT_PROOF in files:  # the one proof, whatever its form (``form`` says which)
+        links["proof"] = url_for("certificates.lrat_proof", certificate_id=certificate.id)
     links["archive"] = url_for("certificates.archive", certificate_id=certificate.id)
     checked, checker = _verdict_now(certificate)
     return {"id": certificate.id, "form": certificate.form, **links, "claim": certificate.claim,

@@ -45,8 +45,9 @@ class PlacementRequest(ModelBoard):
         None,
         description="with certify: `auto` (the default) as certify says; `tree` the branch-and-bound's search tree "
                     "whatever answered (its search run again if it did not, past the time limit if it must; "
-                    "domination variants only); `drat` the plain formula and its DRAT refutations, which other "
-                    "checkers (drat-trim) read too",
+                    "domination variants only); `lrat` the plain formula and its LRAT refutations (binary, "
+                    "gzip-compressed; what `auto` writes where no tree applies), which lrat-trim and cake_lpr read too; "
+                    "`drat` its text DRAT refutations, which drat-trim reads",
     )
     trace: bool = Field(False, description="also the greedy baseline's steps, each with the squares it gained")
     cache: bool = Field(True, description="false: solve afresh rather than serve a proven optimum from the cache")

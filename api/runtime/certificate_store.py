@@ -38,7 +38,7 @@ from concurrent.futures import Executor
 from dataclasses import replace
 from pathlib import Path
 
-from chessdom.certificates import FORMULA, MANIFEST, PROOF, TREE
+from chessdom.certificates import FORMULA, LRAT_PROOF, MANIFEST, PROOF, TREE
 from chessdom.chessboard import PlacementResult
 from chessdom.models.certificates import (
     MAX_PROOF_BYTES,
@@ -66,7 +66,7 @@ LEDGER = "certificates.lock"
 """In the data directory: held while room for a certificate is reserved, or a written one
 is committed."""
 NO_ROOM = (errno.ENOSPC, errno.EDQUOT)
-SERVED_FILES = (FORMULA, PROOF, TREE)
+SERVED_FILES = (FORMULA, PROOF, LRAT_PROOF, TREE)
 """The files of a certificate that are served one by one (the archive holds them all)."""
 SHOWN_EVIDENCE = ("form", "search", "nodes")
 """What a certifying job's progress shows of a manifest's ``evidence`` (contract version 5)."""
@@ -109,8 +109,7 @@ class CertificateStore:
             if error.errno == errno.EROFS:
                 raise CertificateUnavailable(f"{READ_ONLY}: the certificate could not be written") from None
             raise
-        form = (made.manifest.get("evidence") or {}).get("form", "drat")
-        return Certificate(certificate_id, made.claim, made.cubes, made.checked, made.checker, size=size, form=form,
+        return Certificate(certificate_id, made.claim, made.cubes, made.checked, made.checker, size=size, form=made.form,
                            files=served)
 
     def _reserve(self, writing: Path, limit: int | None) -> tuple[int, int]:

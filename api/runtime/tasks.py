@@ -16,6 +16,7 @@ from chessdom import models, native_search
 from chessdom.chessboard import Piece, PlacementResult, check_placement, square_names
 from chessdom.models import CubeOptions
 from chessdom.models.certificates import CertificateUnavailable, CertifyOptions, Progress
+from chessdom.models.certificates.options import proof_form
 from chessdom.models.certificates.tree import TREE_OBJECTIVES, uses_tree
 from chessdom.models.dispatch.native_backend import kept_tree, recording_trees
 from chessdom.models.cubes import available_cores, local_pool
@@ -86,11 +87,11 @@ searches, the tree its certificate will be (contract version 5)."""
 @contextlib.contextmanager
 def _recording(arguments: PlacementArguments):
     """What tells the job the solve's live bounds: with a certificate asked that may be the
-    search's own tree (``certificate_form`` not ``drat``), the solve runs within
+    search's own tree (``certificate_form`` ``auto`` or ``tree``), the solve runs within
     :func:`~chessdom.models.dispatch.native_backend.recording_trees`, and where the
     branch-and-bound answers, each snapshot says so (:data:`RECORDING`)."""
     certify = arguments.certify
-    if certify is None or certify.form == "drat":
+    if certify is None or certify.form not in ("auto", "tree"):
         yield report_event
         return
     solver = arguments.solve.solver
@@ -211,7 +212,7 @@ def _told(on_progress: Progress, result: PlacementResult, certify: Certify, *, e
     so far, kept from state to state — its ``form`` (decided as the maker decides it), the
     ``bytes`` written, for a tree whether its ``search`` was kept and its ``nodes`` — and
     what its owner may still store (``quota_left``, where the service bounds it)."""
-    known = {"form": "tree" if uses_tree(result, certify.form, enumeration) else "drat",
+    known = {"form": "tree" if uses_tree(result, certify.form, enumeration) else proof_form(certify.form),
              "quota_left": certify.quota_left}
 
     def told(state: dict) -> None:

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 
 from chessdom.models.certificates.manifest import cube_count
 
+from chessdom.certificates import CONTRACT_V6
+
 
 def verdict(check: dict) -> tuple[bool, dict]:
     """Whether a manifest's ``check`` says the certificate is checked, and what else it
@@ -27,6 +29,13 @@ class CertificateSummary:
     checked: bool
     checker: dict
     manifest: dict = field(repr=False, compare=False)
+
+    @property
+    def form(self) -> str:
+        """What its evidence is: ``tree`` (contract version 5), ``lrat`` (version 6's
+        proofs) or ``drat`` (the proofs of versions 1 to 4)."""
+        evidence = (self.manifest.get("evidence") or {}).get("form")
+        return evidence or ("lrat" if self.manifest.get("contract") == CONTRACT_V6 else "drat")
 
     @classmethod
     def of(cls, manifest: dict) -> CertificateSummary:

@@ -80,6 +80,8 @@ LRAT_FORMAT = "LRAT, binary, gzip"
 LRAT_SUFFIX = ".lrat.gz"
 """Version 6's proof files: the names above with this in place of ``.drat``
 (``proof.lrat.gz``, ``cube-1.lrat.gz``, …); the checker reads the names the manifest lists."""
+LRAT_PROOF = PROOF.removesuffix(".drat") + LRAT_SUFFIX
+"""Version 6's one proof, where it is not split into cubes."""
 MAX_PROOF_BYTES = 64 * 2**20
 """One proof file, at most: dratify holds a proof in memory at 11–21× its size, so a check
 stays under about 1.4 GB. The maker keeps each proof under 32 MiB and splits past it."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import contextlib
 import functools
 import os
 import shutil
@@ -20,6 +21,8 @@ from chessdom import library, models
 from chessdom.atlas import Atlas
 from chessdom.chessboard import PLACEMENT_VARIANTS, Piece, PlacementProblem
 from chessdom.models.certificates import MAX_PROOF_BYTES, staging_directory
+from chessdom.models.certificates.tree import FORMS as CERTIFICATE_FORMS
+from chessdom.models.dispatch.native_backend import recording_trees
 from chessdom.processes.executors import open_executor
 
 from chessdom.cli.arguments import UsageError, add_board, add_json, integer, print_json, time_limit
@@ -100,13 +103,17 @@ def _atlas_beside(problem: PlacementProblem, value: int | None) -> dict | None:
 
 
 def _solved(args: argparse.Namespace, executor, status: Status):
-    """The library's answer; raises KeyboardInterrupt at Ctrl-C (:func:`_in_a_thread`)."""
-    return _in_a_thread(lambda: library.solve_placement(
-        args.piece, args.size, variant=args.variant, solver=args.solver, time_limit=args.time_limit,
-        count=args.count, seed=args.seed, use_theorems=args.use_theorems,
-        representatives=args.representatives is not None or (args.certify is not None and args.count),
-        executor=executor, on_progress=status.show, state_dir=args.state,
-    ))
+    """The library's answer; raises KeyboardInterrupt at Ctrl-C (:func:`_in_a_thread`). A
+    certified solve keeps the branch-and-bound's search tree, if that answers, for its
+    certificate (contract version 5), as the service's does."""
+    recording = args.certify is not None and args.certificate_form in ("auto", "tree")
+    with recording_trees() if recording else contextlib.nullcontext():
+        return _in_a_thread(lambda: library.solve_placement(
+            args.piece, args.size, variant=args.variant, solver=args.solver, time_limit=args.time_limit,
+            count=args.count, seed=args.seed, use_theorems=args.use_theorems,
+            representatives=args.representatives is not None or (args.certify is not None and args.count),
+            executor=executor, on_progress=status.show, state_dir=args.state,
+        ))
 
 
 def _in_a_thread(work: Callable[[], object]):
@@ -204,7 +211,7 @@ class _Certification:
         args = self.args
         remaining = None if args.time_limit is None else args.time_limit - (time.monotonic() - self.started)
         options = CertifyOptions(time_limit=remaining, max_proof_bytes=args.max_proof_mb * 2**20,
-                                 workers=args.workers or 1)
+                                 workers=args.workers or 1, form=args.certificate_form)
         began = time.monotonic()
         self.status.certifying(what, {"state": "making"})
         try:
@@ -272,11 +279,16 @@ def add_solve(commands) -> None:
                         help=f"CP-SAT's random seed, 0 to {library.MAX_SEED}; default %(default)s")
     parser.add_argument("--use-theorems", action="store_true", help="allow a cited theorem to prove the bound")
     parser.add_argument("--certify", type=Path, metavar="DIR",
-                        help="write a certificate of the bound into DIR (new or empty): formula.cnf, manifest.json and "
-                             "proof.drat (or cubes.txt, cube proofs and a cover proof), checked by the independent "
+                        help="write a certificate of the bound into DIR (new or empty): the branch-and-bound's "
+                             "search tree where it answered (tree.bin, manifest.json), else formula.cnf and its "
+                             "refutation (proof.lrat.gz, or cubes.txt and cube proofs), checked by the independent "
                              "checker; with --count, also a certificate of the count and its classes into DIR-count; "
                              "the answer is printed as soon as it is proved, before its certificate; exit status 1 "
                              "when one is not made, 130 when Ctrl-C stops it (the answer kept, nothing written)")
+    parser.add_argument("--certificate-form", choices=CERTIFICATE_FORMS, default="auto",
+                        help="with --certify: tree (the branch-and-bound's search, run again if another engine "
+                             "answered), lrat or drat (proofs of the plain formula, for lrat-trim, cake_lpr or "
+                             "drat-trim), auto the tree where the solve kept one, else lrat; default %(default)s")
     parser.add_argument("--max-proof-mb", type=integer(1), default=MAX_PROOF_BYTES // 2**20, metavar="MB",
                         help="with --certify: split a refutation into cubes when one proof would grow past this, "
                              "each cube's proof under it; default %(default)s")
