@@ -10,7 +10,8 @@ Times are medians of ``--repeats`` runs (the DRAT certificate: one run). With ``
 γ(N_n) instead: the default ``auto`` solve (CP-SAT or SCIP), the branch-and-bound with the
 degree bound alone and with the packing bound too (each capped at ``--bnb-cap`` seconds, a
 stopped one showing the bound it had proved), and the packing search's tree certificate
-(contract version 7) where that search finished, one run each:
+(contract version 7) where that search finished, one run each (``--piece queen``: the same
+table for another piece, its certificate the default search's):
 
     nice -n 10 .venv/bin/python scripts/bench_tree.py --knights --sizes 10 11 12 13 14 15 16 --bnb-cap 60"""
 
@@ -103,9 +104,9 @@ def bnb_seconds(problem: PlacementProblem, packing: bool, cap: float) -> str:
     raise AssertionError("every square occupied dominates the board")
 
 
-def knight_row(n: int, cap: float, scratch: Path) -> str:
-    """γ(N_n): auto, the branch-and-bound without and with packing, and the packing tree's certificate."""
-    problem = PlacementProblem(Board.square(n), Piece.KNIGHT, Objective.DOMINATION)
+def knight_row(n: int, cap: float, scratch: Path, piece: Piece = Piece.KNIGHT) -> str:
+    """γ(N_n): auto, the branch-and-bound without and with packing, and the default search's tree certificate."""
+    problem = PlacementProblem(Board.square(n), piece, Objective.DOMINATION)
     auto_seconds, result = timed(lambda: solve_with(problem, SolveOptions()))
     plain, packed = bnb_seconds(problem, False, cap), bnb_seconds(problem, True, cap)
     tree = "– | – | – | –"
@@ -115,10 +116,10 @@ def knight_row(n: int, cap: float, scratch: Path) -> str:
         evidence = json.loads((directory / "manifest.json").read_text())["evidence"]
         tree = (f"{made:.2f} | {check:.2f}{'' if verdict.ok else ' NOT VERIFIED'} | {evidence['nodes']:,} | "
                 f"{evidence['bytes']:,}")
-    return f"| γ(N{n}) | {result.value} | {result.solver.name} {auto_seconds:.2f} | {plain} | {packed} | {tree} |"
+    return f"| γ({piece.letter}{n}) | {result.value} | {result.solver.name} {auto_seconds:.2f} | {plain} | {packed} | {tree} |"
 
 
-def knights_table(sizes: list[int], cap: float) -> None:
+def knights_table(sizes: list[int], cap: float, piece: Piece) -> None:
     print("| problem | γ | auto (s) | bnb, degree bound (s) | bnb, degree and packing (s) | certified solve, "
           "tree (s) | check (s) | nodes | tree.bin bytes |")
     print("| --- | ---: | --- | --- | --- | ---: | ---: | ---: | ---: |")
@@ -127,7 +128,7 @@ def knights_table(sizes: list[int], cap: float) -> None:
         solve_with(warm, SolveOptions())
         check_certificate(certified_tree(warm, Path(scratch))[1])  # compiled code loaded before anything is timed
         for n in sizes:
-            print(knight_row(n, cap, Path(scratch)), flush=True)
+            print(knight_row(n, cap, Path(scratch), piece), flush=True)
 
 
 def main() -> None:
@@ -137,10 +138,11 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--drat-cap", type=float, default=120.0, help="seconds the DRAT certificate may take")
     parser.add_argument("--knights", action="store_true", help="γ(N_n): auto against the branch-and-bound")
+    parser.add_argument("--piece", default="knight", help="with --knights: the piece of that table")
     parser.add_argument("--bnb-cap", type=float, default=60.0, help="seconds each knights' branch-and-bound may take")
     arguments = parser.parse_args()
     if arguments.knights:
-        knights_table(arguments.sizes, arguments.bnb_cap)
+        knights_table(arguments.sizes, arguments.bnb_cap, Piece(arguments.piece))
         return
     print("| problem | solve (s) | certified solve, tree (s) | ratio | check (s) | nodes | tree.bin bytes | "
           "verified | DRAT certified (s) | DRAT bytes |")
