@@ -12,7 +12,11 @@ methods for domination problems*, 2017, whose unidom is the peer of
   parts (each set is met exactly once, which is what makes a count exact);
 * **bound** by degrees: with ``k`` squares left, the ``k`` largest numbers of undominated
   vertices one candidate would dominate must add up to at least the undominated count;
-* a vertex left with no candidate ends the branch.
+* a vertex left with no candidate ends the branch;
+* and, asked to (knights: :data:`~.branch_and_bound.PACKING_PIECES`), the **packing**
+  bound where the degree bound leaves a node open: undominated vertices whose allowed
+  candidates are pairwise disjoint each need a square of their own, so more than ``k`` of
+  them (found greedily, fewest candidates first) end the branch.
 
 Independent domination removes a chosen vertex's whole neighbourhood from the candidates;
 total domination uses open neighbourhoods (the caller's ``covers``). Measured on queens
