@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from chessdom.chessboard import (
-    Objective, PlacementProblem, PlacementResult, SolutionCount, SolverInfo, Square, Status, attack_table,
+    Objective, Piece, PlacementProblem, PlacementResult, SolutionCount, SolverInfo, Square, Status, attack_table,
     check_placement, class_leaders, square_names,
 )
 from chessdom.native_search.greedy import greedy_domination, greedy_total_domination
@@ -31,6 +31,12 @@ MAX_LISTED = 1_000_000
 """A count holds at most this many placements to sort into symmetry classes (about 8 bytes
 a square of each); past it the count of placements is still exact and its classes are
 those of the first ones listed, marked inexact."""
+PACKING_PIECES = (Piece.KNIGHT,)
+"""The pieces searched with the packing bound as well as the degree bound
+(:func:`~.domination_kernel.dominating_set`). Measured (docs/benchmarks/knights.md, 2 cores
+shared): it proves γ(N_11) = 21 in 29 s where the degree bound alone does not in 60 s, and
+closes no node of queens' search the degree bound leaves open (the same 505,674 nodes for
+γ(Q_13) ≤ 6), costing 8 % there (0.76 s against 0.70 s, three runs each)."""
 
 
 class SearchStopped(Exception):
@@ -91,12 +97,19 @@ def count_optimal(problem: PlacementProblem, value: int, *, representatives: boo
 @dataclass(frozen=True)
 class SearchArrays:
     """A problem as the compiled search sees it: what each square covers and takes from the
-    candidates (bit rows of 64-bit words), the board's row, and every square any covers."""
+    candidates (bit rows of 64-bit words), the board's row, every square any covers, and
+    whether the search adds the packing bound (:data:`PACKING_PIECES`)."""
 
     covers: np.ndarray
     excludes: np.ndarray
     full: np.ndarray
     reach: int
+    packing: bool = False
+
+
+def search_bounds(problem: PlacementProblem) -> str:
+    """The bounds the search closes ``problem``'s nodes by, as a result's ``solver.params`` say."""
+    return "degree and packing" if problem.piece in PACKING_PIECES else "degree"
 
 
 def search_arrays(problem: PlacementProblem) -> SearchArrays:
@@ -115,7 +128,8 @@ def search_arrays(problem: PlacementProblem) -> SearchArrays:
     for row in covers:
         reach |= row
     excludes = [a | 1 << s if independent else 0 for s, a in enumerate(attacks)]
-    return SearchArrays(_rows(covers, words), _rows(excludes, words), _rows([(1 << squares) - 1], words)[0], reach)
+    return SearchArrays(_rows(covers, words), _rows(excludes, words), _rows([(1 << squares) - 1], words)[0], reach,
+                        problem.piece in PACKING_PIECES)
 
 
 def _rows(masks: list[int], words: int) -> np.ndarray:
@@ -163,7 +177,7 @@ class _Search:
         self.problem, self.node_limit, self.nodes, self.proved = problem, node_limit, 0, 1
         self.trees, self.tree = trees, None
         self.deadline = None if time_limit is None else time.monotonic() + time_limit
-        arrays = search_arrays(problem)
+        self.arrays = arrays = search_arrays(problem)
         self.covers, self.excludes, self.full, self.reach = arrays.covers, arrays.excludes, arrays.full, arrays.reach
 
     def coverable(self) -> bool:
@@ -177,10 +191,10 @@ class _Search:
             raise SearchStopped
         if self.trees and not self.node_limit:
             exists, sets, stats, self.tree = recorded_search(self.covers, self.excludes, self.full, k, seconds=seconds,
-                                                             list_rows=list_rows)
+                                                             list_rows=list_rows, packing=self.arrays.packing)
         else:
             exists, sets, stats = dominating_set(self.covers, self.excludes, self.full, k, list_rows=list_rows,
-                                                 node_limit=nodes_left, seconds=seconds)
+                                                 node_limit=nodes_left, seconds=seconds, packing=self.arrays.packing)
         self.nodes += int(stats[NODES])
         if stats[STOPPED] and not may_stop:
             raise SearchStopped
@@ -225,6 +239,6 @@ class _Search:
     def result(self, status: Status, value: int | None, placement: tuple[str, ...], started: float,
                proof: str | None, tally: SolutionCount | None = None) -> PlacementResult:
         lower = None if status is Status.INFEASIBLE else self.proved
-        info = SolverInfo("branch-and-bound", VERSION, {"nodes": self.nodes, "bound": "degree"})
+        info = SolverInfo("branch-and-bound", VERSION, {"nodes": self.nodes, "bound": search_bounds(self.problem)})
         return PlacementResult(self.problem, status, value, lower, value, placement, bool(placement), proof, info,
                                round(time.perf_counter() - started, 6), count=tally)

@@ -12,7 +12,11 @@ methods for domination problems*, 2017, whose unidom is the peer of
   parts (each set is met exactly once, which is what makes a count exact);
 * **bound** by degrees: with ``k`` squares left, the ``k`` largest numbers of undominated
   vertices one candidate would dominate must add up to at least the undominated count;
-* a vertex left with no candidate ends the branch.
+* a vertex left with no candidate ends the branch;
+* and, asked to (knights: :data:`~.branch_and_bound.PACKING_PIECES`), the **packing**
+  bound where the degree bound leaves a node open: undominated vertices whose allowed
+  candidates are pairwise disjoint each need a square of their own, so more than ``k`` of
+  them (found greedily, fewest candidates first) end the branch.
 
 Independent domination removes a chosen vertex's whole neighbourhood from the candidates;
 total domination uses open neighbourhoods (the caller's ``covers``). Measured on queens
@@ -40,6 +44,11 @@ DEGREE_LEAF, SET_LEAF, NO_CANDIDATE = -1, -2, -3
 """The tree's leaf codes (contract version 5): the degree bound closes the node, every
 vertex is covered, or vertex ``v`` has no candidate left (written ``NO_CANDIDATE - v``).
 An internal node is written as the vertex it branches on (≥ 0), its children after it."""
+PACKING_LEAF = -(1 << 31)
+"""The packing bound's leaf (contract version 7), followed by its count ``p`` and its ``p``
+vertices: undominated, their allowed candidates pairwise disjoint, ``p`` more than the
+squares left. The least int32, so that a version 5 reading (``NO_CANDIDATE - v``) finds a
+square off every board and rejects it."""
 TREE_ENTRIES = 1 << 20
 """A recorded search first writes into this many entries (4 MB); a longer tree is written
 again by the same search into a buffer of its exact length, which the first run counted."""
@@ -112,14 +121,67 @@ def _write(tree, stats, entry):
 
 
 @njit(cache=True, nogil=True)
-def _search(covers, excludes, full, dominated, allowed, k, chosen, depth, found, list_all, stats, node_limit, stop,
-            tree):
+def _packing(covers, undominated, allowed, k, packed):
+    """How many undominated vertices, taken fewest allowed candidates first, have allowed
+    candidate sets pairwise disjoint — each needs a square of its own — stopping at
+    ``k + 1``, which closes the node; the vertices go to ``packed``."""
+    words = covers.shape[1]
+    count = int(_overlap(undominated, undominated))
+    vertices = np.empty(count, np.int64)
+    sizes = np.empty(count, np.int64)
+    c = 0
+    for v in range(covers.shape[0]):
+        if _has(undominated, v):
+            vertices[c] = v
+            sizes[c] = _overlap(covers[v], allowed)
+            c += 1
+    taken = np.zeros(words, np.uint64)
+    p = 0
+    for i in np.argsort(sizes, kind="mergesort"):
+        v = vertices[i]
+        disjoint = True
+        for w in range(words):
+            if covers[v, w] & allowed[w] & taken[w]:
+                disjoint = False
+                break
+        if disjoint:
+            for w in range(words):
+                taken[w] |= covers[v, w] & allowed[w]
+            packed[p] = v
+            p += 1
+            if p > k:
+                break
+    return p
+
+
+@njit(cache=True, nogil=True)
+def _closed_by_packing(covers, undominated, allowed, k, stats, tree):
+    """Whether the packing bound closes the node; if so its leaf is written:
+    :data:`PACKING_LEAF`, the ``k + 1`` vertices' count, then the vertices."""
+    packed = np.empty(k + 1, np.int64)
+    if _packing(covers, undominated, allowed, k, packed) <= k:
+        return False
+    if tree is not None:
+        _write(tree, stats, PACKING_LEAF)
+        _write(tree, stats, k + 1)
+        for v in packed:
+            _write(tree, stats, v)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _search(graph, dominated, allowed, k, chosen, depth, found, options, stats, stop, tree):
     """Whether a set of at most ``k`` more squares completes ``chosen[:depth]``, the sets
-    found recorded in ``found`` (as many as it has rows; ``stats[FOUND]`` counts them all);
-    with ``list_all`` the search goes on past the first. A nonzero ``stop[0]`` (set by
-    another thread: the search holds no GIL) ends it as the node limit does. Where ``tree``
-    is not None each node is written to it in preorder (:data:`DEGREE_LEAF`); numba
-    compiles that variant apart, so the search without it does no work for it."""
+    found recorded in ``found`` (as many as it has rows; ``stats[FOUND]`` counts them all).
+    ``graph`` is ``(covers, excludes, full)``; ``options`` is ``(list_all, packing,
+    node_limit)``: with ``list_all`` the search goes on past the first set, with
+    ``packing`` a node the degree bound leaves open is tried by the packing bound. A nonzero
+    ``stop[0]`` (set by another thread: the search holds no GIL) ends it as the node limit
+    does. Where ``tree`` is not None each node is written to it in preorder
+    (:data:`DEGREE_LEAF`); numba compiles that variant apart, so the search without it does
+    no work for it."""
+    covers, excludes, full = graph
+    list_all, packing, node_limit = options
     stats[NODES] += 1
     if stop[0] or (node_limit > 0 and stats[NODES] > node_limit):
         stats[STOPPED] = 1
@@ -138,60 +200,67 @@ def _search(covers, excludes, full, dominated, allowed, k, chosen, depth, found,
             _write(tree, stats, DEGREE_LEAF)
         return False
     vertex, how_many, closed = _branch_vertex(covers, undominated, allowed, k)
-    if tree is not None:
-        _write(tree, stats, vertex if not closed else NO_CANDIDATE - vertex if how_many == 0 else DEGREE_LEAF)
     if closed:
+        if tree is not None:
+            _write(tree, stats, NO_CANDIDATE - vertex if how_many == 0 else DEGREE_LEAF)
         return False
+    if packing and _closed_by_packing(covers, undominated, allowed, k, stats, tree):
+        return False
+    if tree is not None:
+        _write(tree, stats, vertex)
     narrowed = allowed.copy()
     for v in _candidates(covers, undominated, allowed, vertex, how_many):
         narrowed[v >> 6] &= ~(np.uint64(1) << np.uint64(v & 63))  # the later branches exclude v
         chosen[depth] = v
-        if _search(covers, excludes, full, dominated | covers[v], narrowed & ~excludes[v], k - 1, chosen,
-                   depth + 1, found, list_all, stats, node_limit, stop, tree):
+        if _search(graph, dominated | covers[v], narrowed & ~excludes[v], k - 1, chosen, depth + 1, found, options,
+                   stats, stop, tree):
             return True
     return False
 
 
 def dominating_set(covers: np.ndarray, excludes: np.ndarray, full: np.ndarray, k: int, *,
-                   list_rows: int = 0, node_limit: int = 0,
-                   seconds: float | None = None) -> tuple[bool, np.ndarray, np.ndarray]:
+                   list_rows: int = 0, node_limit: int = 0, seconds: float | None = None,
+                   packing: bool = False) -> tuple[bool, np.ndarray, np.ndarray]:
     """``(exists, sets, stats)``: whether a set of at most ``k`` vertices covers ``full``
     (``covers[v]`` what ``v`` covers; choosing ``v`` takes ``excludes[v]`` from the
     candidates), and ``sets`` holding the first one found. With ``list_rows`` the search
     lists every set of exactly ``k`` (the first ``list_rows`` in ``sets``, their number in
     ``stats[FOUND]``). ``node_limit`` nodes or ``seconds`` end it early, ``stats[STOPPED]``
-    then 1: past :data:`INLINE_NODES` the search runs in a thread of its own, stopped by a
+    then 1 (``packing`` adds the packing bound, :func:`_packing`): past :data:`INLINE_NODES` the search runs in a thread of its own, stopped by a
     flag it reads at every node, so that a time limit needs no child process (whose first
     search would load the compiled code again: 0.4 s, measured through the service)."""
     sets = np.full((max(list_rows, 1), k), -1, np.int16)  # squares < 32,768; a million sets of 10 in 20 MB
+    graph = (covers, excludes, full)
     if seconds is not None and (node_limit == 0 or node_limit > INLINE_NODES):
-        exists, stats = _run(covers, excludes, full, k, sets, list_rows, INLINE_NODES, None)
+        exists, stats = _run(graph, k, sets, (list_rows > 0, packing, INLINE_NODES), None)
         if not stats[STOPPED]:
             return exists, sets, stats
         sets[:] = -1
-    exists, stats = _run(covers, excludes, full, k, sets, list_rows, node_limit, seconds)
+    exists, stats = _run(graph, k, sets, (list_rows > 0, packing, node_limit), seconds)
     return exists, sets, stats
 
 
 def branch_candidates(covers: np.ndarray, full: np.ndarray, dominated: np.ndarray, allowed: np.ndarray,
-                      k: int) -> np.ndarray | None:
+                      k: int, packing: bool = False) -> np.ndarray | None:
     """The candidates :func:`_search` branches on where ``dominated`` is covered, ``allowed``
     may still be chosen and ``k`` more squares may be: in its order (its children are
     candidate ``i`` chosen, ``0..i-1`` excluded), empty where a square has no candidate or the
-    degree bound ends the branch; None where everything is covered (the node is a set)."""
+    degree bound (with ``packing``, or the packing bound) ends the branch; None where
+    everything is covered (the node is a set)."""
     undominated = full & ~dominated
     if not undominated.any():
         return None
     if k == 0:
         return np.empty(0, np.int64)
     vertex, how_many, closed = _branch_vertex(covers, undominated, allowed, k)
-    if closed:
+    if closed or packing and _packing(covers, undominated, allowed, k, np.empty(k + 1, np.int64)) > k:
         return np.empty(0, np.int64)
     return _candidates(covers, undominated, allowed, vertex, how_many)
 
 
 def list_subtree(covers: np.ndarray, excludes: np.ndarray, full: np.ndarray, k: int, chosen: np.ndarray,
-                 allowed: np.ndarray, *, list_rows: int, seconds: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+                 allowed: np.ndarray, *, list_rows: int, seconds: float | None = None,
+                 packing: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """``(sets, stats)``: every set of exactly ``k`` vertices covering ``full`` that holds
     the vertices ``chosen`` and otherwise only ``allowed`` ones — the subtree of the search
     below that node — the first ``list_rows`` of them in ``sets``, their number in
@@ -202,13 +271,13 @@ def list_subtree(covers: np.ndarray, excludes: np.ndarray, full: np.ndarray, k: 
         dominated |= covers[v]
     start = np.zeros(k + 1, np.int16)
     start[:len(chosen)] = chosen
-    _, stats = _run(covers, excludes, full, k, sets, list_rows, 0, seconds,
+    _, stats = _run((covers, excludes, full), k, sets, (list_rows > 0, packing, 0), seconds,
                     (dominated, allowed.copy(), k - len(chosen), start, len(chosen)))
     return sets, stats
 
 
 def recorded_search(covers: np.ndarray, excludes: np.ndarray, full: np.ndarray, k: int, *,
-                    seconds: float | None = None, list_rows: int = 0
+                    seconds: float | None = None, list_rows: int = 0, packing: bool = False
                     ) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray]:
     """``(exists, sets, stats, tree)``: :func:`dominating_set`'s search for ``k`` (with
     ``list_rows``, listing every set as it does),
@@ -218,25 +287,27 @@ def recorded_search(covers: np.ndarray, excludes: np.ndarray, full: np.ndarray, 
     sets = np.full((max(list_rows, 1), k), -1, np.int16)
     tree = np.empty(TREE_ENTRIES, np.int32)
     started = time.monotonic()
-    exists, stats = _run(covers, excludes, full, k, sets, list_rows, 0, seconds, tree=tree)
+    graph, options = (covers, excludes, full), (list_rows > 0, packing, 0)
+    exists, stats = _run(graph, k, sets, options, seconds, tree=tree)
     if stats[WRITTEN] > tree.shape[0] and not stats[STOPPED]:
         tree = np.empty(int(stats[WRITTEN]), np.int32)
         sets[:] = -1
         left = None if seconds is None else max(seconds - (time.monotonic() - started), 0.0)  # one time limit for both
-        exists, stats = _run(covers, excludes, full, k, sets, list_rows, 0, left, tree=tree)
+        exists, stats = _run(graph, k, sets, options, left, tree=tree)
     return exists, sets, stats, tree[:min(int(stats[WRITTEN]), tree.shape[0])]
 
 
-def _run(covers, excludes, full, k, sets, list_rows, node_limit, seconds, node=None, tree=None):
-    """The search from ``node`` — ``(dominated, allowed, k left, chosen, depth)`` — or from
-    the root, writing its tree into ``tree`` when given."""
+def _run(graph, k, sets, options, seconds, node=None, tree=None):
+    """The search of ``graph`` (covers, excludes, full) with ``options`` (:func:`_search`)
+    from ``node`` — ``(dominated, allowed, k left, chosen, depth)`` — or from the root,
+    writing its tree into ``tree`` when given."""
     stats = np.zeros(4, np.int64)
     stop = np.zeros(1, np.uint8)
+    full = graph[2]
     if node is None:
         node = (np.zeros(full.shape[0], np.uint64), full.copy(), k, np.zeros(k + 1, np.int16), 0)
     dominated, allowed, left, chosen, depth = node
-    arguments = (covers, excludes, full, dominated, allowed, left, chosen, depth, sets, list_rows > 0, stats,
-                 node_limit, stop, tree)
+    arguments = (graph, dominated, allowed, left, chosen, depth, sets, options, stats, stop, tree)
     if seconds is None:
         return bool(_search(*arguments)), stats
     answer = []

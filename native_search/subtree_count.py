@@ -86,7 +86,7 @@ def list_part(problem: PlacementProblem, value: int, part: Subtree,
         return np.zeros((0, value), np.int16), 0, False
     arrays = search_arrays(problem)
     sets, stats = list_subtree(arrays.covers, arrays.excludes, arrays.full, value, np.array(part.chosen, np.int64),
-                               _allowed(arrays, part), list_rows=MAX_LISTED, seconds=seconds)
+                               _allowed(arrays, part), list_rows=MAX_LISTED, seconds=seconds, packing=arrays.packing)
     found = int(stats[FOUND])
     return sets[:min(found, MAX_LISTED)].copy(), found, not stats[STOPPED]
 
@@ -108,7 +108,8 @@ def _children(arrays: SearchArrays, value: int, node: Subtree) -> list[Subtree] 
     for square in node.chosen:
         dominated |= arrays.covers[square]
     allowed = _allowed(arrays, node)
-    candidates = branch_candidates(arrays.covers, arrays.full, dominated, allowed, value - len(node.chosen))
+    candidates = branch_candidates(arrays.covers, arrays.full, dominated, allowed, value - len(node.chosen),
+                                   arrays.packing)
     if candidates is None:
         return None
     return [Subtree(node.chosen + (int(square),), node.excluded + tuple(int(c) for c in candidates[:i]))

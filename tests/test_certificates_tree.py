@@ -82,13 +82,15 @@ def _walk(arrays, tree, at, dominated, allowed, left, found) -> int:
     (problem(5), 3), (problem(6), 3), (problem(7), 4), (problem(8), 5),
     (problem(6, objective="independent_domination"), 4),
     (problem(6, "knight", "total_domination"), 8),
-    (problem(5, "amazon"), 1),
+    (problem(5, "amazon"), 1), (problem(8, "knight"), 12),
 ])
 def test_genuine_trees_verify(tmp_path, placement, value):
-    # one piece: the solve refuted nothing below it, and only a tree asked for is written
+    # one piece: the solve refuted nothing below it, and only a tree asked for is written;
+    # knights are searched with the packing bound, whose leaves make the tree version 7
     directory = certified(tmp_path, placement, form="tree" if value == 1 else "auto")
     data = manifest(directory)
-    assert data["contract"] == "chessdom-certificate/5" and data["value"] == value
+    version = 7 if placement.piece is Piece.KNIGHT else 5
+    assert data["contract"] == f"chessdom-certificate/{version}" and data["value"] == value
     assert data["check"]["checked"] and data["refuted"]["bound"] == value - 1
     assert data["evidence"]["search"] == ("again" if value == 1 else "kept")
     assert check_certificate(directory).ok
@@ -243,7 +245,8 @@ def counted(tmp_path: Path, placement: PlacementProblem, name: str = "count") ->
 def test_a_count_is_certified_by_its_listing_tree(tmp_path, placement):
     directory = counted(tmp_path, placement)
     data = manifest(directory)
-    assert data["contract"] == "chessdom-certificate/5" and data["check"]["checked"]
+    version = 7 if placement.piece is Piece.KNIGHT else 5  # the packing bound's leaves
+    assert data["contract"] == f"chessdom-certificate/{version}" and data["check"]["checked"]
     assert check_certificate(directory).ok
     if placement == problem(5):  # γ(Q5): 186 placements in 37 classes (OEIS A002567 and its classes)
         assert (data["enumeration"]["solutions"], data["enumeration"]["classes"]) == (186, 37)

@@ -21,7 +21,7 @@ from chessdom.models.certificates.enumeration import Enumeration
 from chessdom.models.certificates.manifest import file_entry, write_manifest
 from chessdom.models.certificates.unavailable import CertificateUnavailable
 
-from chessdom.certificates import CONTRACT_V5, TREE, TREE_MAGIC, claim, enumeration_claim
+from chessdom.certificates import CONTRACT_V5, CONTRACT_V7, TREE, TREE_MAGIC, claim, enumeration_claim
 
 FORMS = ("auto", "tree", "drat", "lrat")
 """``CertifyOptions.form``: ``tree`` for the branch-and-bound's tree (its search run again
@@ -62,10 +62,18 @@ def search_tree(result: PlacementResult) -> tuple[np.ndarray, str]:
     from chessdom.native_search.domination_kernel import STOPPED, recorded_search
 
     arrays = search_arrays(result.problem)
-    exists, _, stats, tree = recorded_search(arrays.covers, arrays.excludes, arrays.full, bound)
+    exists, _, stats, tree = recorded_search(arrays.covers, arrays.excludes, arrays.full, bound,
+                                             packing=arrays.packing)
     if exists or stats[STOPPED]:
         raise CertificateUnavailable(f"the branch-and-bound did not refute {bound} pieces again")
     return tree, "again"
+
+
+def tree_contract(tree: np.ndarray) -> str:
+    """Version 7 for a tree holding a packing leaf (which a version 5 replay rejects), else 5."""
+    from chessdom.native_search.domination_kernel import PACKING_LEAF
+
+    return CONTRACT_V7 if bool(np.any(tree == PACKING_LEAF)) else CONTRACT_V5
 
 
 def write_tree_file(path: Path, tree: np.ndarray) -> None:
@@ -86,7 +94,8 @@ def listing_tree(result: PlacementResult) -> tuple[np.ndarray, str]:
     from chessdom.native_search.domination_kernel import STOPPED, recorded_search
 
     arrays = search_arrays(result.problem)
-    _, _, stats, tree = recorded_search(arrays.covers, arrays.excludes, arrays.full, result.value, list_rows=1)
+    _, _, stats, tree = recorded_search(arrays.covers, arrays.excludes, arrays.full, result.value, list_rows=1,
+                                        packing=arrays.packing)
     if stats[STOPPED]:
         raise CertificateUnavailable("the branch-and-bound's listing search was stopped")
     return tree, "again"
@@ -104,7 +113,7 @@ def write_tree_certificate(result: PlacementResult, staged: Path, check: Callabl
     write_tree_file(staged / TREE, tree)
     problem = result.problem.to_dict()
     bound = result.value - 1 if listed is None else result.value
-    manifest = {"contract": CONTRACT_V5, "problem": problem, "value": result.value, "claim": claim(problem, bound),
+    manifest = {"contract": tree_contract(tree), "problem": problem, "value": result.value, "claim": claim(problem, bound),
                 "refuted": {"bound": bound, "relation": "at most"},
                 "evidence": {"form": "tree", **file_entry(staged / TREE), "nodes": len(tree), "search": search},
                 "optimum": {"solver": result.solver.name, "proof": result.proof},

@@ -82,6 +82,9 @@ AUTO_RULES = (
         "where CP-SAT needs minutes",
         pieces=SLIDERS, objectives=SLIDER_DOMINATION,
     ),
+    # The native branch-and-bound with the packing bound was measured against this rule and
+    # does not reach it (docs/benchmarks/knights.md): stopped at 60 s from 12×12, 5 knights
+    # short of γ(N_14) and 7 of γ(N_16), where SCIP proves them in 23 s and 99 s (load 5–8).
     AutoRule(
         "mip-for-knight-domination", "mip",
         "knight domination from 14×14: through a default job SCIP's branch-and-cut on one core proves "

@@ -96,7 +96,7 @@ def solve_branch_and_bound(problem: PlacementProblem, *, time_limit: float | Non
     """The optimum of ``problem`` by branch-and-bound, or what it proved within ``time_limit``;
     within :func:`recording_trees` its last refutation's tree is kept (and the trees of an
     earlier solve of ``problem`` forgotten: a kept tree is always the latest solve's)."""
-    from chessdom.native_search.branch_and_bound import VERSION, optimum_events
+    from chessdom.native_search.branch_and_bound import VERSION, optimum_events, search_bounds
 
     for key in [key for key in _KEPT if key[0] == problem]:
         del _KEPT[key]
@@ -113,7 +113,7 @@ def solve_branch_and_bound(problem: PlacementProblem, *, time_limit: float | Non
     events = optimum_events(problem, UNLIMITED_SECONDS if time_limit is None else time_limit,
                             trees=_RECORDING[0] > 0)
     return outcome_of(reported(events), solver_name=NAME, solver_version=VERSION,
-                      params={"bound": "degree"})
+                      params={"bound": search_bounds(problem)})
 
 
 def count_by_branch_and_bound(problem: PlacementProblem, value: int, *, time_limit: float | None = None,

@@ -18,7 +18,8 @@ CONTRACT_V3 = "chessdom-certificate/3"
 CONTRACT_V4 = "chessdom-certificate/4"
 CONTRACT_V5 = "chessdom-certificate/5"
 CONTRACT_V6 = "chessdom-certificate/6"
-CONTRACTS = (CONTRACT_V1, CONTRACT, CONTRACT_V3, CONTRACT_V4, CONTRACT_V5, CONTRACT_V6)
+CONTRACT_V7 = "chessdom-certificate/7"
+CONTRACTS = (CONTRACT_V1, CONTRACT, CONTRACT_V3, CONTRACT_V4, CONTRACT_V5, CONTRACT_V6, CONTRACT_V7)
 """Version 2 adds the literal order, cube bundles and enumerations; version 1
 certificates (always row-major, one proof, one bound) still check. Version 3 splits the
 refutation into region cubes, one proof per symmetry class of region counts, and the
@@ -28,7 +29,9 @@ meets the objective (:data:`NO_SOLUTION`); its files are version 2's or version 
 Version 5 refutes a bound by the branch-and-bound's own search tree (:data:`TREE`), which
 the checker replays (:mod:`.tree`); it has no formula. Version 6 is versions 2 to 4 (one
 proof, a cube bundle, region cubes with lemmas; every piece) with every proof in binary
-LRAT, gzip-compressed (:mod:`.lrat`), named as :data:`LRAT_SUFFIX` says."""
+LRAT, gzip-compressed (:mod:`.lrat`), named as :data:`LRAT_SUFFIX` says. Version 7 is version 5 whose tree
+may also hold packing leaves (docs/explanation/tree-packing.md): its manifest is version
+5's in every other field."""
 MANIFEST = "manifest.json"
 FORMULA = "formula.cnf"
 PROOF = "proof.drat"

@@ -17,6 +17,7 @@ from chessdom.certificates.contract import (
     CONTRACT_V4,
     CONTRACT_V5,
     CONTRACT_V6,
+    CONTRACT_V7,
     CONTRACTS,
     ENCODINGS,
     MANIFEST,
@@ -148,7 +149,7 @@ def _typed(raw) -> Manifest:
     if raw["contract"] != CONTRACT_V3 and not version_four and ({"regions", "fewer"} & set(raw)):
         raise ContractError(f"only {CONTRACT_V3} and {CONTRACT_V4} have regions or fewer (and {CONTRACT_V6}, "
                             "their LRAT form)")
-    version_five = raw["contract"] == CONTRACT_V5
+    version_five = raw["contract"] in (CONTRACT_V5, CONTRACT_V7)  # 7: a tree with packing leaves
     rows, cols, _, objective = validate_problem(typed(raw, "problem", dict),
                                                 PIECES if version_four or version_five else PIECES_V1)
     if rows * cols > MAX_SQUARES:

@@ -1,8 +1,9 @@
-"""Version 5: the branch-and-bound's search tree, replayed. The tree is the preorder array
-of the search that refuted the bound: at an internal node the vertex it branched on (≥ 0),
-at a leaf the rule that closed it — -1 (the degree bound), -2 (a set: every
-square dominated) or ``-3 - v`` (square ``v`` has no candidate left) — and the children of a node are not written: they follow from the
-contract. The replay rebuilds, with this module's own neighbourhoods (from
+"""Versions 5 and 7: the branch-and-bound's search tree, replayed. The tree is the preorder
+array of the search that refuted the bound: at an internal node the vertex it branched on
+(≥ 0), at a leaf the rule that closed it — -1 (the degree bound), -2 (a set: every
+square dominated) or ``-3 - v`` (square ``v`` has no candidate left), and in version 7
+also -2³¹ (the packing bound) followed by its count ``p`` and ``p`` squares — and the
+children of a node are not written: they follow from the contract. The replay rebuilds, with this module's own neighbourhoods (from
 :func:`~.contract.attacks`), at every node what is dominated and which squares may still
 be chosen, and checks that each entry is true there (docs/explanation/
 certificate-contract.md, "Version 5: the search tree", says why that proves the claim).
@@ -15,7 +16,9 @@ import zlib
 
 import numpy as np
 
-from chessdom.certificates.contract import MAX_TREE_NODES, TREE_MAGIC, ContractError, attacks, validate_problem
+from chessdom.certificates.contract import (
+    CONTRACT_V7, MAX_TREE_NODES, TREE_MAGIC, ContractError, attacks, validate_problem,
+)
 from chessdom.certificates.files import FileMismatch, read_listed
 from chessdom.certificates.verdict import Verdict
 
@@ -30,6 +33,10 @@ REASONS = {
     6: "a branch on a square that is dominated or off the board",
     7: "a branch with no piece left (the tree is deeper than the bound)",
     8: "a set leaf with pieces left to place (it would stand for its supersets too)",
+    9: f"a packing leaf in a tree of a contract before {CONTRACT_V7}",
+    10: "a packing leaf whose count is not more than the pieces left",
+    11: "a packing leaf listing a square that is off the board, dominated or listed twice",
+    12: "a packing leaf whose squares share an allowed candidate",
 }
 
 
@@ -90,15 +97,18 @@ def read_tree(path, size: int, sha256: str, nodes: int) -> np.ndarray:
     return np.frombuffer(raw, "<i4").astype(np.int32)
 
 
-def replay(problem: dict, bound: int, tree: np.ndarray, listed: int = 0) -> tuple[int, str | None, np.ndarray]:
+def replay(problem: dict, bound: int, tree: np.ndarray, listed: int = 0, *,
+           packing: bool = False) -> tuple[int, str | None, np.ndarray]:
     """``(sets, None, squares)``: the set leaves of ``tree`` replayed from the empty board
     with ``bound`` pieces to place, every entry found true and every entry consumed, and
     the squares of the first ``listed`` sets (rows of ``bound`` square numbers); or
-    ``(0, reason, ...)`` at the first entry that is not true."""
+    ``(0, reason, ...)`` at the first entry that is not true. Packing leaves are
+    entries only with ``packing`` (version 7)."""
     from chessdom.certificates import tree_replay as compiled  # numba loads only where a tree is checked
 
     covers, dominators, excludes, full = neighbourhoods(problem)
-    state = np.zeros(4, np.int64)
+    state = np.zeros(5, np.int64)
+    state[compiled.PACKING] = packing
     found = np.zeros((listed, bound), np.int64)
     compiled.replay_node((covers, dominators, excludes), full, np.zeros_like(full), full.copy(), bound, tree, state,
                          np.zeros(bound, np.int64), found)
@@ -120,7 +130,8 @@ def tree_step(read, context: dict, verdict: Verdict) -> bool:
         return not verdict.fail("tree", str(error))
     expected = context.get("blocked", ())
     try:
-        sets, reason, found = replay(read.problem, read.bound, tree, len(expected) + 1)
+        sets, reason, found = replay(read.problem, read.bound, tree, len(expected) + 1,
+                                     packing=read.raw["contract"] == CONTRACT_V7)
     except ContractError as error:
         return not verdict.fail("tree replay", str(error))
     if reason is None:

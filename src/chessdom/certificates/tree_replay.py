@@ -1,8 +1,9 @@
-"""The compiled replay of a version 5 tree (:mod:`.tree` reads it and says what it proves).
-Each node's entry is checked against what this replay recomputes there: the squares not
-yet dominated, the squares that may still be chosen, and the pieces left. Errors are
-numbered as :data:`~.tree.REASONS` words them; ``state`` holds the position in the
-tree, the set leaves met, and the first error with its node."""
+"""The compiled replay of a version 5 or 7 tree (:mod:`.tree` reads it and says what it
+proves). Each node's entry is checked against what this replay recomputes there: the
+squares not yet dominated, the squares that may still be chosen, and the pieces left.
+Errors are numbered as :data:`~.tree.REASONS` words them; ``state`` holds the position in
+the tree, the set leaves met, the first error with its node, and whether packing leaves
+(version 7) may appear."""
 
 from __future__ import annotations
 
@@ -10,8 +11,11 @@ import numpy as np
 from numba import njit
 
 DEGREE_LEAF, SET_LEAF, NO_CANDIDATE = -1, -2, -3
-POSITION, SETS, ERROR, ERROR_AT = 0, 1, 2, 3
+PACKING_LEAF = -(1 << 31)
+"""Version 7: then the count ``p`` and ``p`` squares (docs/explanation/tree-packing.md)."""
+POSITION, SETS, ERROR, ERROR_AT, PACKING = 0, 1, 2, 3, 4
 TRUNCATED, COVERED, NOT_COVERED, BOUND_HOLDS, HAS_CANDIDATE, DOMINATED, TOO_DEEP, PIECES_LEFT = 1, 2, 3, 4, 5, 6, 7, 8
+PACKING_IN_V5, PACKING_TOO_SMALL, PACKING_SQUARE, PACKING_SHARED = 9, 10, 11, 12
 
 
 @njit(cache=True, inline="always")
@@ -81,6 +85,37 @@ def _ordered(covers, dominators, undominated, allowed, vertex):
 
 
 @njit(cache=True)
+def _packing_holds(dominators, undominated, allowed, left, tree, state, at):
+    """Whether the packing leaf at ``at`` holds: its count ``p`` more than the ``left``
+    pieces, and each of its ``p`` squares on the board, undominated, listed once, with
+    allowed dominators that no square listed before it shares — so that each needs a
+    piece of its own. Work: ``p`` passes over a row, ``p + 2`` entries consumed."""
+    if state[PACKING] == 0:
+        return _fail(state, PACKING_IN_V5, at)
+    if at + 1 >= tree.shape[0]:
+        return _fail(state, TRUNCATED, at)
+    p = tree[at + 1]
+    if p <= left:
+        return _fail(state, PACKING_TOO_SMALL, at)
+    if at + 2 + p > tree.shape[0]:  # p > left ≥ 0, and at most the entries that remain
+        return _fail(state, TRUNCATED, at)
+    squares = dominators.shape[0]
+    listed = np.zeros_like(undominated)
+    taken = np.zeros_like(undominated)
+    for i in range(p):
+        vertex = tree[at + 2 + i]
+        if vertex < 0 or vertex >= squares or not _member(undominated, vertex) or _member(listed, vertex):
+            return _fail(state, PACKING_SQUARE, at)
+        listed[vertex // 64] |= np.uint64(1) << np.uint64(vertex % 64)
+        candidates = dominators[vertex] & allowed
+        if _common(candidates, taken):
+            return _fail(state, PACKING_SHARED, at)
+        taken |= candidates
+    state[POSITION] = at + 2 + p
+    return True
+
+
+@njit(cache=True)
 def replay_node(rows, full, dominated, allowed, left, tree, state, path, found):
     """Replay the node at ``state[POSITION]`` and its subtree: whether every entry holds.
     ``rows``: the covers, dominators and excludes; ``path`` the squares chosen above the
@@ -106,6 +141,8 @@ def replay_node(rows, full, dominated, allowed, left, tree, state, path, found):
         return _fail(state, NOT_COVERED, at)
     if entry == DEGREE_LEAF:
         return True if _bound_fails(covers, undominated, allowed, left) else _fail(state, BOUND_HOLDS, at)
+    if entry == PACKING_LEAF:
+        return _packing_holds(dominators, undominated, allowed, left, tree, state, at)
     squares = covers.shape[0]
     if entry <= NO_CANDIDATE:
         vertex = NO_CANDIDATE - entry
