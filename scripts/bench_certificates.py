@@ -8,6 +8,7 @@ count with its classes and the certificate that blocks every listed placement.
     python -m chessdom.scripts.bench_certificates [--cap 900] [--cases issue19] [--workers 2]
         [--scheduler tcp://HOST:PORT] [--max-proof-mb 32] [--form auto|tree|drat|lrat]
     python -m chessdom.scripts.bench_certificates --orders [--cap 300] [--cases orders]
+    python -m chessdom.scripts.bench_certificates --jobs [--rows queen-domination:10-16 ...] [--cap 3600]
     python -m chessdom.scripts.bench_certificates --checker [--repeats 3] [--cap 900] [--drat-trim PATH]
         [--lrat-trim PATH] [--cake-lpr PATH] [--no-lrat]
 
@@ -45,7 +46,7 @@ from tabulate import tabulate
 
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
 from chessdom.models import solve
-from chessdom.scripts import bench_checker
+from chessdom.scripts import bench_checker, certified_jobs
 from chessdom.scripts.bench_labels import load_average, row_name
 from chessdom.models.certificates import (
     MAX_PROOF_BYTES, ORDERS, CertificateUnavailable, CertifyOptions, make_certificate, plain_formula, refuted_bound,
@@ -187,11 +188,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--lrat-trim", default=None, help="--checker: the lrat-trim binary (default: built if it can be)")
     parser.add_argument("--cake-lpr", default=None, help="--checker: the cake_lpr binary (default: built if it can be)")
     parser.add_argument("--no-lrat", action="store_true", help="--checker: leave out the LRAT columns")
+    parser.add_argument("--jobs", action="store_true",
+                        help="certified default jobs against uncertified ones through POST /jobs instead (issue 49)")
+    parser.add_argument("--rows", action="append", metavar="FAMILY:N[-M]",
+                        help="--jobs: rows to run (repeatable; default the issue's)")
     args = parser.parse_args(argv)
     if args.repeats < 1:
         parser.error("argument --repeats: must be at least 1")
     if args.checker:
         bench_checker.main(args, argv)
+        return
+    if args.jobs:
+        try:
+            rows = [row for spec in (args.rows or certified_jobs.DEFAULT_ROWS) for row in certified_jobs.rows_of(spec)]
+        except argparse.ArgumentTypeError as error:
+            parser.error(f"argument --rows: {error}")
+        certified_jobs.main(rows, args.cap)
         return
     name = args.cases or ("orders" if args.orders else "issue19")
     if name not in CASES:

@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import sys
+import time
 
 import requests
 from tabulate import tabulate
@@ -44,7 +45,10 @@ def rows_of(spec: str) -> list[tuple[str, int]]:
     family, _, sizes = spec.partition(":")
     if family == TOTAL_FAMILY:
         return [(family, n) for _, n in parse_rows(f"queen-domination:{sizes}")]
-    return parse_rows(spec)
+    try:
+        return parse_rows(spec)
+    except argparse.ArgumentTypeError as error:
+        raise argparse.ArgumentTypeError(f"{error}, or {TOTAL_FAMILY}") from None
 
 
 def params_of(family: str, n: int, cap: float, certify: bool) -> dict:
@@ -120,18 +124,19 @@ def table(lines: list[dict], cap: float) -> str:
     return tabulate(body, headers, tablefmt="github", disable_numparse=True)
 
 
-def main(args: argparse.Namespace) -> None:
-    """Every row of ``args.rows`` (default: the issue's), each uncertified then certified."""
-    rows = [row for spec in (args.rows or DEFAULT_ROWS) for row in rows_of(spec)]
+def main(rows: list[tuple[str, int]], cap: float) -> None:
+    """Each row (family, n), uncertified then certified, after the warm-up rows."""
     lines = []
+    print(f"# {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f} at the start",
+          flush=True)
     with default_server() as url:
-        if args.cap > (limit := job_time_limit(url)):
+        if cap > (limit := job_time_limit(url)):
             raise SystemExit(f"argument --cap: jobs take a time limit of at most {limit:g} s")
         for family, n in WARM_UP:  # each worker's first solve, certificate and check start their children
-            measure_row(url, family, n, args.cap)
+            measure_row(url, family, n, cap)
         for family, n in rows:
-            line = measure_row(url, family, n, args.cap)
+            line = measure_row(url, family, n, cap)
             print(json.dumps(line), file=sys.stderr, flush=True)
             lines.append(line)
-    print(f"certified against uncertified default jobs through POST /jobs, cap {args.cap:g} s per job")
-    print(table(lines, args.cap))
+    print(f"certified against uncertified default jobs through POST /jobs, cap {cap:g} s per job")
+    print(table(lines, cap))

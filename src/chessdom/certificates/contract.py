@@ -29,9 +29,9 @@ meets the objective (:data:`NO_SOLUTION`); its files are version 2's or version 
 Version 5 refutes a bound by the branch-and-bound's own search tree (:data:`TREE`), which
 the checker replays (:mod:`.tree`); it has no formula. Version 6 is versions 2 to 4 (one
 proof, a cube bundle, region cubes with lemmas; every piece) with every proof in binary
-LRAT, gzip-compressed (:mod:`.lrat`), named as :data:`LRAT_SUFFIX` says. Version 7 is version 5 whose tree
-may also hold packing leaves (docs/explanation/tree-packing.md): its manifest is version
-5's in every other field."""
+LRAT, gzip-compressed (:mod:`.lrat`), named as :data:`LRAT_SUFFIX` says. Version 7 is
+version 5 whose tree may also hold packing leaves (the contract page, "Version 7"): its
+manifest is version 5's in every other field."""
 MANIFEST = "manifest.json"
 FORMULA = "formula.cnf"
 PROOF = "proof.drat"

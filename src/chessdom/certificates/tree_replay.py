@@ -12,7 +12,7 @@ from numba import njit
 
 DEGREE_LEAF, SET_LEAF, NO_CANDIDATE = -1, -2, -3
 PACKING_LEAF = -(1 << 31)
-"""Version 7: then the count ``p`` and ``p`` squares (docs/explanation/tree-packing.md)."""
+"""Version 7: then the count ``p`` and ``p`` squares (the contract page, "Version 7")."""
 POSITION, SETS, ERROR, ERROR_AT, PACKING = 0, 1, 2, 3, 4
 TRUNCATED, COVERED, NOT_COVERED, BOUND_HOLDS, HAS_CANDIDATE, DOMINATED, TOO_DEEP, PIECES_LEFT = 1, 2, 3, 4, 5, 6, 7, 8
 PACKING_IN_V5, PACKING_TOO_SMALL, PACKING_SQUARE, PACKING_SHARED = 9, 10, 11, 12
