@@ -124,7 +124,7 @@ def test_form_drat_or_a_solve_not_recording_keeps_the_proofs(tmp_path):
 def test_an_unknown_form_is_refused(tmp_path):
     result = solve_with(problem(5), SolveOptions(solver="bnb"))
     with pytest.raises(ValueError, match="form"):
-        make_certificate(result, tmp_path / "bad", CertifyOptions(form="lrat"))
+        make_certificate(result, tmp_path / "bad", CertifyOptions(form="lrat6"))
 
 
 @pytest.fixture(scope="module")

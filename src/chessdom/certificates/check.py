@@ -86,6 +86,7 @@ def check_certificate(directory: str | Path, engine: str = "native", executor: E
     try:
         manifest = read_manifest(Path(directory))
         verdict.steps["manifest"] = True
+        verdict.checker["refutation"] = refutation_checker(manifest, verdict.checker)
         context: dict = {"directory": Path(directory), "engine": engine, "executor": executor,
                          "write_cnf": write_cnf}
         context["files"] = manifest.files
@@ -99,6 +100,18 @@ def check_certificate(directory: str | Path, engine: str = "native", executor: E
     finally:
         verdict.seconds = round(time.perf_counter() - started, 3)
     return verdict
+
+
+def refutation_checker(read: Manifest, versions: dict) -> str:
+    """What checks ``read``'s refutation, in words: the tree's replay, the LRAT kernel or
+    dratify, each this package's own use of it."""
+    if read.no_solution:
+        return "none needed (the empty clause of a formula the checker rebuilds)"
+    if read.tree_nodes is not None:
+        return f"chessdom's tree replay, numba {_installed('numba')}"
+    if read.raw.get("contract") == CONTRACT_V6:
+        return versions["lrat"].removesuffix(" (version 6 proofs)")
+    return f"dratify {versions['version']} ({versions['engine']})"
 
 
 def _bound_and_claim(read: Manifest, context: dict, verdict: Verdict) -> bool:

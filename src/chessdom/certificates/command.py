@@ -140,7 +140,8 @@ def run(args: argparse.Namespace, open_executor: ExecutorOpener = local_processe
         if verdict.claim:
             print(f"claim: {verdict.claim}")
         checker = verdict.checker
-        print(f"checker: {checker['name']} {checker['version']} ({checker['engine']}), {verdict.seconds:.2f} s")
+        named = checker.get("refutation") or f"{checker['name']} {checker['version']} ({checker['engine']})"
+        print(f"checker: {named}, {verdict.seconds:.2f} s")
         print("s VERIFIED" if verdict.ok else "s NOT VERIFIED")
     return 0 if verdict.ok else REJECTED
 

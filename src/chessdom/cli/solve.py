@@ -166,8 +166,9 @@ def _print_certificate(part: dict, what: str) -> None:
         print(f"{what}: {reason}" if reason == INTERRUPTED_CERTIFICATE else f"{what} unavailable: {reason}")
         return
     check = certificate["checker"]
-    status = f"checked by {check['name']} {check['version']} ({check['engine']}) in {check['seconds']:.2f} s" \
-        if certificate["checked"] else f"NOT checked: {check['verdict']}"
+    checker = check.get("refutation") or f"{check['name']} {check['version']} ({check['engine']})"
+    status = f"checked by {checker} in {check['seconds']:.2f} s" if certificate["checked"] \
+        else f"NOT checked: {check['verdict']}"
     cubes = f" ({certificate['cubes']} cubes)" if certificate.get("cubes") else ""
     print(f"{what} in {certificate['directory']}{cubes}: {certificate['claim']}; {status}")
 
