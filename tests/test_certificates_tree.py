@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
-from chessdom.models.certificates import CertifyOptions, make_certificate
+from chessdom.models.certificates import CertificateUnavailable, CertifyOptions, make_certificate
 from chessdom.models.certificates.manifest import file_entry
-from chessdom.models.certificates.tree import write_tree_file
+from chessdom.models.certificates.tree import searched_again_in_reach, write_tree_file
 from chessdom.models.dispatch.arguments import SolveOptions
 from chessdom.models.dispatch.native_backend import kept_tree, recording_trees
 from chessdom.models.dispatch.solve import solve_with
@@ -287,3 +287,18 @@ def claim_of_count(board: dict, enumerated: dict) -> str:
     from chessdom.certificates import enumeration_claim
 
     return enumeration_claim(board, 3, enumerated["solutions"], enumerated["classes"], len(enumerated["symmetries"]))
+
+
+def test_a_search_run_again_stops_at_the_time_limit_and_says_so(tmp_path):
+    result = solve_with(problem(13), SolveOptions(solver="bnb"))  # outside recording_trees: no tree kept
+    with pytest.raises(CertificateUnavailable, match="run again to write its tree, did not finish within the time"):
+        make_certificate(result, tmp_path / "q13", CertifyOptions(form="tree", time_limit=0.05))
+    assert not (tmp_path / "q13").exists()
+
+
+def test_auto_runs_the_search_again_only_where_it_was_measured_within_reach():
+    assert searched_again_in_reach(problem(14)) and searched_again_in_reach(problem(14, objective="independent_domination"))
+    assert not searched_again_in_reach(problem(13))  # the branch-and-bound answers there, and keeps its tree
+    assert not searched_again_in_reach(problem(15))
+    assert not searched_again_in_reach(problem(14, "knight"))
+    assert not searched_again_in_reach(problem(14, objective="total_domination"))

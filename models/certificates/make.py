@@ -141,7 +141,7 @@ def _write(result: PlacementResult, directory: Path, options: CertifyOptions, en
     if uses_tree(result, options.form, enumeration):
         return CertificateSummary.of(write_tree_certificate(
             result, directory, lambda path: independent_check(path, remaining(proving.deadline)), proving.report,
-            listed))
+            listed, remaining(proving.deadline)))
     encoding_and_order = _encoding_and_order(result.problem, options.encoding, options.order)
     return CertificateSummary.of(_make(result, directory, encoding_and_order, listed, proving))
 
