@@ -51,6 +51,13 @@ AUTO_RULES = (
         below_squares=14 * 14,
     ),
     AutoRule(
+        "branch-and-bound-for-queen-total-domination", "bnb",
+        "queen total domination below 14×14: the native branch-and-bound proves γt(Q_11) = 7 in 0.7 s, "
+        "γt(Q_12) = 7 in 1.8 s and γt(Q_13) = 8 in 27 s (command line, load 5–6), where CP-SAT took 44.5 s and "
+        "33.4 s through default jobs (load 3.5–4.3) and had not proved γt(Q_13) in 240 s (bounds 5…8)",
+        pieces=(Piece.QUEEN,), objectives=(Objective.TOTAL_DOMINATION,), below_squares=14 * 14,
+    ),
+    AutoRule(
         "cubes-for-queen-domination", "cubes",
         "queen domination from 14×14: cube-and-conquer on one worker proves γ(Q_14) = 8 in 104 s of CPU "
         "where one SAT process takes 265 s (and below 14×14 SAT wins: γ(Q_13) 8.7 s against 24.5 s)",
