@@ -18,7 +18,7 @@ from chessdom.models import CubeOptions
 from chessdom.models.certificates import CertificateUnavailable, CertifyOptions, Progress
 from chessdom.models.certificates.options import proof_form
 from chessdom.models.certificates.tree import TREE_OBJECTIVES, uses_tree
-from chessdom.models.dispatch.native_backend import kept_tree, recording_trees
+from chessdom.models.dispatch.native_backend import recording_trees
 from chessdom.models.cubes import available_cores, local_pool
 from chessdom.processes import report_event
 from chessdom.processes.executors import open_executor
@@ -117,24 +117,10 @@ def _certifications(result: PlacementResult, arguments: PlacementArguments, star
                              executor=executor)
         if result.count is None:
             return bound, None
-        certify = _count_certify(result, certify)
         counted = _certificate(result, _left(time_limit, started), enumeration=True, certify=certify,
                                executor=executor,
                                on_progress=_told(progress.of("count_certificate"), result, certify, enumeration=True))
     return bound, counted
-
-
-def _count_certify(result: PlacementResult, certify: Certify) -> Certify:
-    """How to certify ``result``'s count: ``auto`` means the tree of the search listing every
-    placement where the branch-and-bound's count kept one (one search, below 13×13), which
-    the library's ``auto`` does for bounds alone. Measured through :func:`placement`, count
-    and certificates, at load 4.4–5.5 on 2 cores: γ(Q_11) 4.0 s by tree against 28 s by
-    DRAT (3 KB against 15 MB), γ(Q_12) 6.7 s against 88 s (48 KB against 59 MB). A count in
-    parts keeps no tree, and its search run again (γ(Q_13): 85 s, the count 57 s) would not
-    stop at the time limit, past which the service kills the job: it keeps DRAT, whose
-    proofs stop there."""
-    kept = kept_tree(result.problem, result.value, take=False, listing=True) is not None
-    return replace(certify, form="tree") if certify.form == "auto" and kept else certify
 
 
 class CertificateProgress:

@@ -34,9 +34,14 @@ TREE_OBJECTIVES = (Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION, Objec
 
 
 def uses_tree(result: PlacementResult, form: str, enumeration: bool) -> bool:
-    """Whether ``result``'s certificate is its search tree; ValueError for a tree asked of
-    independence, which the tree does not certify. A count is certified by a tree only
-    when one is asked for."""
+    """Whether ``result``'s certificate (of its count, with ``enumeration``) is a search
+    tree; ValueError for a tree asked of independence, which the tree does not certify.
+    ``auto`` takes the tree the solve kept (it ran within
+    :func:`~chessdom.models.dispatch.native_backend.recording_trees`), or the search run
+    again where that was measured within reach (:func:`searched_again_in_reach`). A count
+    the branch-and-bound made in one search kept the tree listing every placement:
+    measured through the service (load 4.4–5.5), the count of γ(Q_11) certified by it in
+    4.0 s against 28 s by DRAT (3 KB against 15 MB), of γ(Q_12) in 6.7 s against 88 s."""
     if form not in FORMS:
         raise ValueError(f"form must be one of {', '.join(FORMS)}, got {form!r}")
     from chessdom.models.dispatch.native_backend import kept_tree
@@ -44,30 +49,39 @@ def uses_tree(result: PlacementResult, form: str, enumeration: bool) -> bool:
     fits = result.problem.objective in TREE_OBJECTIVES
     if form == "tree" and not fits:
         raise ValueError("form: a tree certifies domination, independent or total domination, not independence")
-    if form != "auto" or not fits or enumeration or result.value is None:
+    if form != "auto" or not fits or result.value is None:
         return form == "tree"
-    if result.solver.name != TREE_SOLVER:
-        return searched_again_in_reach(result.problem)
-    return kept_tree(result.problem, result.value - 1, take=False) is not None
+    kept = (kept_tree(result.problem, result.value, take=False, listing=True) if enumeration
+            else kept_tree(result.problem, result.value - 1, take=False) if result.solver.name == TREE_SOLVER else None)
+    return kept is not None or searched_again_in_reach(result.problem, enumeration)
 
 
-def searched_again_in_reach(problem: PlacementProblem) -> bool:
-    """Whether ``auto`` certifies an answer another engine gave by the branch-and-bound's
-    tree, its search run again: queens' γ and i on the boards where ``auto`` answers by
-    cubes and that search was measured within reach. γ(Q_14), through a default job (load
-    4.5–5, other work running): answered by cubes in 20 s; certified by LRAT region cubes
-    in 255 s (180 MB, checked in 15 s), by the search run again in 136 s (90 s search,
-    1.1 MB tree, checked in 42 s) from the command line on the same machine."""
+def searched_again_in_reach(problem: PlacementProblem, enumeration: bool = False) -> bool:
+    """Whether ``auto`` certifies an answer (a count, with ``enumeration``) that kept no
+    tree by the branch-and-bound's tree, its search run again: queens' γ and i on the
+    boards where ``auto`` answers by cubes (counts: in parts, which keep no tree) and that
+    search was measured within reach (load 4–6 on 2 cores, other work running):
+
+    * γ(Q_14), answered by cubes in 20 s through a default job: certified by LRAT region
+      cubes in 255 s (180 MB, checked in 15 s); by the search run again in 136 s from the
+      command line (90 s search, 1.1 MB tree, checked in 42 s);
+    * the count of γ(Q_13), 288 placements counted in parts in 17–28 s: certified by LRAT
+      in 571 s (423 MB); by the listing search run again in 72 s (1.4 MB tree of 14.8 M
+      nodes, checked in 19 s)."""
     board = problem.board
+    low, high = COUNT_AGAIN_SIDES if enumeration else TREE_AGAIN_SIDES
     return (problem.piece == Piece.QUEEN and board.rows == board.cols
             and problem.objective in (Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION)
-            and TREE_AGAIN_SIDES[0] <= board.rows <= TREE_AGAIN_SIDES[1])
+            and low <= board.rows <= high)
 
 
 TREE_AGAIN_SIDES = (14, 14)
-"""The queens' boards :func:`searched_again_in_reach` takes: from where ``auto`` answers γ
-and i by cubes (below it the branch-and-bound answers and keeps its tree) to the largest
-measured."""
+"""The queens' boards :func:`searched_again_in_reach` takes for a bound: from where ``auto``
+answers γ and i by cubes (below it the branch-and-bound answers and keeps its tree) to the
+largest measured."""
+COUNT_AGAIN_SIDES = (13, 13)
+"""And for a count: from where the count runs in parts to the largest measured (the count of
+γ(Q_14) in one search took 905 s)."""
 
 
 def search_tree(result: PlacementResult, seconds: float | None = None) -> tuple[np.ndarray, str]:
