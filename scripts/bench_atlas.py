@@ -3,7 +3,7 @@ entry and the share spent proving, counting, certifying and checking — and wha
 ``chessdom atlas check`` of that build costs.
 
     python -m chessdom.scripts.bench_atlas [--max-n 6] [--pieces queen,…] [--parameters …]
-        [--jobs 1] [--time-limit 120] [--count-limit 60] [--keep DIR]
+        [--jobs 1] [--time-limit 120] [--count-limit 60] [--ship-limit-mb MB] [--keep DIR]
 
 The build and the check each run as ``chessdom atlas …`` in a process of their own, into
 a fresh directory (``--keep``: this one, kept after); the peak memory is the most the
@@ -95,12 +95,14 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--time-limit", type=float, default=120)
     parser.add_argument("--count-limit", type=float, default=60)
+    parser.add_argument("--ship-limit-mb", type=float, help="as `chessdom atlas build --ship-limit-mb`")
     parser.add_argument("--keep", type=Path, help="build into this directory and keep it")
     args = parser.parse_args(argv)
     directory = args.keep or Path(tempfile.mkdtemp(prefix="bench-atlas-")) / "atlas"
     chessdom = [sys.executable, "-m", "chessdom", "atlas"]
     options = [f"--max-n={args.max_n}", f"--jobs={args.jobs}", f"--time-limit={args.time_limit:g}",
                f"--count-limit={args.count_limit:g}", "--no-progress"]
+    options += [f"--ship-limit-mb={args.ship_limit_mb:g}"] * (args.ship_limit_mb is not None)
     options += [f"--pieces={args.pieces}"] * bool(args.pieces) + [f"--parameters={args.parameters}"] * bool(args.parameters)
     build_seconds, build_peak, build_status = run_measured([*chessdom, "build", str(directory), *options])
     check_seconds, check_peak, check_status = run_measured(

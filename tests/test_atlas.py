@@ -95,7 +95,7 @@ def test_the_reader_filters_and_finds_entries(built):
     board = Board(4, 4)
     assert check_placement(board, parse_piece("queen"), parse_squares(board, entry.witness)).dominating
     rows = json.loads((built / "atlas.json").read_text())
-    assert rows["format"] == "chessdom-atlas" and rows["version"] == 1 and len(rows["entries"]) == 16
+    assert rows["format"] == "chessdom-atlas" and rows["version"] == 2 and len(rows["entries"]) == 16
 
 
 def test_the_certificate_command_accepts_each_archive_as_is(built, capsys):
