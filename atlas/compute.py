@@ -198,8 +198,7 @@ def _count(spec: EntrySpec, result: PlacementResult, work: Path, stages: Stages,
                                  state_dir=work / "count-state")
     stages.count = time.perf_counter() - began
     if not count.exact:
-        fields["count_note"] = (f"the enumeration did not finish within the count limit of {spec.count_limit:g} s "
-                          f"(--count-limit): at least {count.solutions} placements in {count.up_to_symmetry} classes")
+        fields["count_note"] = _uncounted(spec, count, by_tree(result))
         return None, []
     counted, why = _certified(spec, replace(result, count=count), work / "count", stages, enumeration=True)
     if counted is None:
@@ -207,6 +206,18 @@ def _count(spec: EntrySpec, result: PlacementResult, work: Path, stages: Stages,
         return None, []
     fields.update(count_all=count.solutions, count_classes=count.up_to_symmetry, count_note=None)
     return counted, classes_of(spec.problem.board, count.representatives)
+
+
+def _uncounted(spec: EntrySpec, count, listed_by_tree: bool) -> str:
+    """Why an inexact count gives no counts: the time limit, or the branch-and-bound's cap
+    on the placements it lists (its count of them exact, their classes not)."""
+    from chessdom.native_search.branch_and_bound import MAX_LISTED  # numba: not for who reads an atlas
+
+    if listed_by_tree and count.solutions > MAX_LISTED:
+        return (f"{count.solutions} placements, more than the {MAX_LISTED} the branch-and-bound lists: their "
+                f"classes are not all known, so neither count is certified")
+    return (f"the enumeration did not finish within the count limit of {spec.count_limit:g} s (--count-limit): "
+            f"at least {count.solutions} placements in {count.up_to_symmetry} classes")
 
 
 def _entry(spec: EntrySpec, result: PlacementResult, fields: dict, archives: tuple[Archived | None, Archived | None],

@@ -144,12 +144,14 @@ keywords:
   - independence number
   - chessboard
   - DRAT certificate
+  - search-tree certificate
 abstract: >-
   For queens, rooks, bishops, knights and kings, each entry gives the value of the
   domination, independent domination, total domination or independence number of a
   board, a witness placement, the number of optimal placements (all, and up to the
   board's symmetries, with one representative per class), and certificates of the bound
-  and the count accepted by an independent DRAT-based checker.
+  and the count accepted by an independent checker (DRAT refutations, or the
+  branch-and-bound's own search tree replayed node by node).
 """
 
 
