@@ -39,7 +39,7 @@ from chessdom.models.dispatch.native_backend import count_by_branch_and_bound, r
 from chessdom.processes import report_event
 
 TREE_FIRST = 30.0
-"""Seconds the branch-and-bound is given first for γ, i and γt, whose tree then certifies
+"""Seconds the branch-and-bound is given first for γ, i and γt by default (``--tree-first``), whose tree then certifies
 the value and whose listing certifies the count; past it the dispatcher's own choice
 answers and DRAT certifies. Measured on the loaded 2 cores (γ(B_9): proved in 0.8 s, the
 tree 2.7 s and 16 KB, the 71,136 placements listed in 9.5 s and certified in 15.7 s, where
@@ -51,7 +51,8 @@ while γ(K_10) was not proved within 120 s: kings past n = 9 pay these seconds f
 class EntrySpec:
     """What to compute, where, within what: ``time_limit`` seconds for the value and its
     certificate, ``count_limit`` for the enumeration and its certificate (0: no count);
-    an archive over ``ship_bytes`` is recorded but not kept (None: every one is kept)."""
+    an archive over ``ship_bytes`` is recorded but not kept (None: every one is kept);
+    ``tree_first`` seconds for the branch-and-bound first (γ, i, γt: :data:`TREE_FIRST`)."""
 
     directory: Path
     piece: str
@@ -61,6 +62,7 @@ class EntrySpec:
     time_limit: float
     count_limit: float
     ship_bytes: int | None = None
+    tree_first: float = TREE_FIRST
 
     @property
     def stem(self) -> str:
@@ -129,7 +131,7 @@ def _prove(spec: EntrySpec, stages: Stages) -> PlacementResult:
 
     result = None
     if spec.problem.objective in TREE_OBJECTIVES:
-        result = solve_with(spec.problem, SolveOptions(solver="bnb", time_limit=min(spec.time_limit, TREE_FIRST)),
+        result = solve_with(spec.problem, SolveOptions(solver="bnb", time_limit=min(spec.time_limit, spec.tree_first)),
                             on_progress=live)
     if result is None or not result.optimal:
         result = solve_with(spec.problem, SolveOptions(time_limit=spec.time_limit), on_progress=live)
@@ -198,7 +200,7 @@ def _count(spec: EntrySpec, result: PlacementResult, work: Path, stages: Stages,
                                  state_dir=work / "count-state")
     stages.count = time.perf_counter() - began
     if not count.exact:
-        fields["count_note"] = _uncounted(spec, count, by_tree(result))
+        fields["count_note"] = _uncounted(spec, count, by_tree(result) and stages.count < spec.count_limit)
         return None, []
     counted, why = _certified(spec, replace(result, count=count), work / "count", stages, enumeration=True)
     if counted is None:
@@ -208,12 +210,13 @@ def _count(spec: EntrySpec, result: PlacementResult, work: Path, stages: Stages,
     return counted, classes_of(spec.problem.board, count.representatives)
 
 
-def _uncounted(spec: EntrySpec, count, listed_by_tree: bool) -> str:
-    """Why an inexact count gives no counts: the time limit, or the branch-and-bound's cap
-    on the placements it lists (its count of them exact, their classes not)."""
+def _uncounted(spec: EntrySpec, count, listed_within_limit: bool) -> str:
+    """Why an inexact count gives no counts: the time limit, or — the branch-and-bound's
+    listing ended within it — its cap on the placements it lists (their number exact,
+    their classes not all known)."""
     from chessdom.native_search.branch_and_bound import MAX_LISTED  # numba: not for who reads an atlas
 
-    if listed_by_tree and count.solutions > MAX_LISTED:
+    if listed_within_limit and count.solutions > MAX_LISTED:
         return (f"{count.solutions} placements, more than the {MAX_LISTED} the branch-and-bound lists: their "
                 f"classes are not all known, so neither count is certified")
     return (f"the enumeration did not finish within the count limit of {spec.count_limit:g} s (--count-limit): "
@@ -248,5 +251,6 @@ def entry_of(spec: EntrySpec, **fields) -> Entry:
 def rebuild_command(spec: EntrySpec) -> str:
     """The command that builds this entry again, every certificate kept, into a new directory."""
     board = f"--min-n {spec.rows} --max-n {spec.rows}" if spec.rows == spec.cols else f"--boards {spec.rows}x{spec.cols}"
+    first = "" if spec.tree_first == TREE_FIRST else f" --tree-first {spec.tree_first:g}"
     return (f"chessdom atlas build ATLAS-DIR --pieces {spec.piece} --parameters {spec.parameter} {board} "
-            f"--time-limit {spec.time_limit:g} --count-limit {spec.count_limit:g}")
+            f"--time-limit {spec.time_limit:g} --count-limit {spec.count_limit:g}{first}")
