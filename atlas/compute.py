@@ -8,7 +8,7 @@ stored, with the independent checker.
 The entry is computed within :func:`~chessdom.models.dispatch.native_backend.recording_trees`:
 where the branch-and-bound answers γ, i or γt, its own search tree is the bound's
 certificate (contract version 5), and the count is listed by the same search, whose
-listing tree certifies it. Measured (one core, ``/tmp``-built, the load about 1): γt(Q_10)
+listing tree certifies it. Measured (the shared 2 cores, load 1–4): γt(Q_10)
 certified in 5.1 s and 3 KB, its count's 216 placements in 1.1 s and 140 KB, where the
 DRAT certificates of the n ≤ 10 trial build took 175 s for the entry; elsewhere (β, and
 what another solver answered: the branch-and-bound did not prove γ(K_10) in 120 s) the
@@ -39,12 +39,14 @@ from chessdom.models.dispatch.native_backend import count_by_branch_and_bound, r
 from chessdom.processes import report_event
 
 TREE_FIRST = 30.0
-"""Seconds the branch-and-bound is given first for γ, i and γt by default (``--tree-first``), whose tree then certifies
-the value and whose listing certifies the count; past it the dispatcher's own choice
-answers and DRAT certifies. Measured on the loaded 2 cores (γ(B_9): proved in 0.8 s, the
-tree 2.7 s and 16 KB, the 71,136 placements listed in 9.5 s and certified in 15.7 s, where
-the trial build's SAT count and DRAT certificates took 216 s; γ(N_10) 0.8 s; γt(K_9) 5.2 s),
-while γ(K_10) was not proved within 120 s: kings past n = 9 pay these seconds for nothing."""
+"""Seconds the branch-and-bound is given first for γ, i and γt by default
+(``--tree-first``): its tree then certifies the value and its listing the count; past
+them the dispatcher's own choice answers and DRAT certifies. Measured on the shared 2
+cores (γ(B_9): proved in 0.8 s, the tree 2.7 s and 16 KB, the 71,136 placements listed in
+9.5 s and certified in 15.7 s, where the trial build's SAT count and DRAT certificates
+took 216 s; γ(N_10) 0.8 s; γt(K_9) 5.2 s), while γ(K_10) was not proved within 120 s.
+In the n ≤ 10 build a tree certificate cost about 2 s even on a 2×2 board (DRAT:
+0.3–0.6 s), and γt(K_9) took 107 s by tree where DRAT had taken 12.5 s."""
 
 
 @dataclass(frozen=True)
