@@ -21,11 +21,14 @@ from chessdom.certificates.sources import certificate_directory
 @dataclass(frozen=True)
 class Archived:
     """An archive of the atlas: its path relative to the atlas directory, its SHA-256 and
-    size, and whether the atlas keeps it (False: too large to ship, the hash stays)."""
+    size, its evidence's form (``tree``: the branch-and-bound's search tree; ``drat``: DRAT
+    refutations, one or in cubes) and whether the atlas keeps it (False: too large to ship,
+    the hash stays)."""
 
     relative: str
     sha256: str
     bytes: int
+    form: str
     shipped: bool = True
 
     def kept_within(self, directory: Path, ship_bytes: int | None) -> Archived:
@@ -37,16 +40,17 @@ class Archived:
 
     @staticmethod
     def columns(archived: Archived | None, prefix: str) -> dict:
-        """The index's four columns of an archive (``certificate``, ``certificate_sha256`` …)."""
+        """The index's five columns of an archive (``certificate``, ``certificate_sha256`` …)."""
         if archived is None:
-            return {prefix: None, f"{prefix}_sha256": None, f"{prefix}_bytes": None, f"{prefix}_shipped": False}
+            return {prefix: None, f"{prefix}_sha256": None, f"{prefix}_bytes": None, f"{prefix}_form": None,
+                    f"{prefix}_shipped": False}
         return {prefix: archived.relative, f"{prefix}_sha256": archived.sha256, f"{prefix}_bytes": archived.bytes,
-                f"{prefix}_shipped": archived.shipped}
+                f"{prefix}_form": archived.form, f"{prefix}_shipped": archived.shipped}
 
 
-def archive_certificate(source: Path, directory: Path, name: str) -> Archived:
-    """The certificate directory ``source`` packed into ``directory/certificates/<name>.tar.gz``
-    (written whole or not at all)."""
+def archive_certificate(source: Path, directory: Path, name: str, form: str) -> Archived:
+    """The certificate directory ``source`` (its evidence of ``form``) packed into
+    ``directory/certificates/<name>.tar.gz`` (written whole or not at all)."""
     packed = io.BytesIO()
     with gzip.GzipFile(filename="", mode="wb", fileobj=packed, mtime=0) as compressed, \
             tarfile.open(fileobj=compressed, mode="w", format=tarfile.PAX_FORMAT) as tar:
@@ -59,7 +63,7 @@ def archive_certificate(source: Path, directory: Path, name: str) -> Archived:
     data = packed.getvalue()
     relative = f"{CERTIFICATES}/{name}.tar.gz"
     write_atomically(directory / relative, data)
-    return Archived(relative, hashlib.sha256(data).hexdigest(), len(data))
+    return Archived(relative, hashlib.sha256(data).hexdigest(), len(data), form)
 
 
 def check_archive(path: Path) -> Verdict:

@@ -22,11 +22,11 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from chessdom.atlas.compute import WORK, EntrySpec, compute_entry, entry_of
+from chessdom.atlas.compute import EntrySpec, compute_entry, entry_of
 from chessdom.atlas.dataset import write_dataset_files
 from chessdom.atlas.provenance import provenance
-from chessdom.atlas.schema import OUT_OF_REACH, PROVED
-from chessdom.atlas.store import finished, read_entry, write_entry, write_indexes
+from chessdom.atlas.schema import OUT_OF_REACH, PROVED, WORK
+from chessdom.atlas.store import PENDING, finished, read_entry, write_entry, write_indexes
 from chessdom.processes import WorkerFailed, WorkerPool
 from chessdom.processes.executors import connect_cluster
 
@@ -179,7 +179,7 @@ def _retried(path: Path, retry: Iterable[str]) -> bool:
     ``out_of_reach`` entries, or proved ones without counts (``uncounted``)."""
     if not retry:
         return False
-    entry, _ = read_entry(path)
+    entry = read_entry(path)
     return ("out_of_reach" in retry and entry.status == OUT_OF_REACH) or (
         "uncounted" in retry and entry.status == PROVED and entry.count_all is None)
 
@@ -217,6 +217,7 @@ def build(directory: Path, specs: Sequence[EntrySpec], executor, *, progress: bo
         bar.close()
         write_indexes(directory, made_by)
         write_dataset_files(directory)
+        _remove_if_empty(directory / PENDING)
         _remove_if_empty(directory / WORK)
     return BuildOutcome(computed, len(specs) - len(pending), failures)
 

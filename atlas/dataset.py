@@ -38,11 +38,14 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "certificate": ("string", "the bound's certificate archive, relative to the dataset (chessdom certificate check)"),
     "certificate_sha256": ("string", "SHA-256 of the certificate archive"),
     "certificate_bytes": ("integer", "size of the certificate archive"),
+    "certificate_form": ("string", "tree (the branch-and-bound's own search tree, contract version 5) or drat "
+                                   "(DRAT refutations of the contract formula, one proof or cubes)"),
     "certificate_shipped": ("boolean", "false when the archive is not in this copy (too large): rebuild_command remakes it"),
     "count_certificate": ("string", "the count's enumeration certificate archive (every optimal placement listed, "
                                     "no other possible)"),
     "count_certificate_sha256": ("string", "SHA-256 of the count's certificate archive"),
     "count_certificate_bytes": ("integer", "size of the count's certificate archive"),
+    "count_certificate_form": ("string", "tree (the listing search's tree) or drat, as certificate_form"),
     "count_certificate_shipped": ("boolean", "false when the count's archive is not in this copy"),
     "rebuild_command": ("string", "the chessdom command that computes this entry again, every certificate kept"),
     "checked_by": ("string", "the independent checker (and DRAT engine) that accepted the archives as stored"),
@@ -107,8 +110,8 @@ def datapackage(directory: Path) -> dict:
     }
 
 
-ENTRY_FILE = ("one finished entry: its row of the index and its classes; the build's unit of resume, and what "
-              "the indexes are made from")
+ENTRY_FILE = ("one finished entry: its row of the index (its classes are in classes.parquet alone); the build's "
+              "unit of resume, and what the indexes are made from")
 ARCHIVE = ("a certificate: <stem>.tar.gz of the bound, <stem>-count.tar.gz of the count; accepted as is by "
            "`chessdom certificate check ARCHIVE`")
 
@@ -141,12 +144,14 @@ keywords:
   - independence number
   - chessboard
   - DRAT certificate
+  - search-tree certificate
 abstract: >-
   For queens, rooks, bishops, knights and kings, each entry gives the value of the
   domination, independent domination, total domination or independence number of a
   board, a witness placement, the number of optimal placements (all, and up to the
   board's symmetries, with one representative per class), and certificates of the bound
-  and the count accepted by an independent DRAT-based checker.
+  and the count accepted by an independent checker (DRAT refutations, or the
+  branch-and-bound's own search tree replayed node by node).
 """
 
 

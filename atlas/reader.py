@@ -9,6 +9,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from chessdom.atlas.schema import CLASSES, FORMAT, INDEX_JSON, VERSION, AtlasClass, Entry
+from chessdom.atlas.store import read_classes
 
 
 def shipped_directory() -> Path:
@@ -77,16 +78,5 @@ class Atlas:
         return path if path.is_file() else None
 
     @cached_property
-    def _classes(self) -> dict[tuple[str, str, int, int], tuple[AtlasClass, ...]]:
-        path = self.directory / CLASSES
-        if not path.exists():
-            return {}
-        import pyarrow.parquet as parquet  # only a reader of class lists pays for it
-
-        table = parquet.read_table(path).to_pydict()
-        grouped: dict[tuple[str, str, int, int], list[AtlasClass]] = {}
-        for piece, parameter, rows, cols, index, orbit, squares in zip(
-                table["piece"], table["parameter"], table["rows"], table["cols"], table["class_index"],
-                table["orbit_size"], table["squares"]):
-            grouped.setdefault((piece, parameter, rows, cols), []).append(AtlasClass(index, orbit, tuple(squares)))
-        return {key: tuple(sorted(found, key=lambda c: c.index)) for key, found in grouped.items()}
+    def _classes(self) -> dict[tuple[str, str, int, int], list[AtlasClass]]:
+        return read_classes(self.directory / CLASSES)

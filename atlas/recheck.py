@@ -85,7 +85,7 @@ def _against_file(directory: Path, entry: Entry) -> list[str]:
     path = directory / "entries" / f"{entry.stem}.json"
     if not path.exists():
         return [f"no entry file entries/{entry.stem}.json"]
-    recorded, _ = read_entry(path)
+    recorded = read_entry(path)
     return [f"index {name} {getattr(entry, name)!r}, but the entry file says {getattr(recorded, name)!r}"
             for name in entry.__dataclass_fields__ if getattr(entry, name) != getattr(recorded, name)]
 

@@ -3,8 +3,9 @@
 (:class:`AtlasClass`), and the names of the files.
 
 A directory holds ``atlas.json`` and ``atlas.csv`` (the index, one row per entry),
-``classes.parquet`` (every class of every counted entry), ``entries/<stem>.json`` (one
-finished entry each, the build's unit of resume; the indexes are made from them),
+``classes.parquet`` (every class of every counted entry: the class lists' one home),
+``entries/<stem>.json`` (one finished entry's row each, the build's unit of resume; the
+indexes are made from them),
 ``certificates/<stem>.tar.gz`` (the bound's certificate) and
 ``certificates/<stem>-count.tar.gz`` (the count's), ``datapackage.json``, ``LICENSE`` and
 ``CITATION.cff``. A stem is ``<piece>-<parameter>-<rows>x<cols>``."""
@@ -14,13 +15,16 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 
 FORMAT = "chessdom-atlas"
-VERSION = 1
+VERSION = 2
 INDEX_JSON = "atlas.json"
 INDEX_CSV = "atlas.csv"
 CLASSES = "classes.parquet"
 ENTRIES = "entries"
 CERTIFICATES = "certificates"
 PACKAGE = "datapackage.json"
+WORK = ".work"
+"""Where unfinished state lies: an entry's certificates being made and its count's parts
+(``.work/<stem>/``), and finished entries' class lists not yet in ``classes.parquet``."""
 
 PROVED = "proved"
 OUT_OF_REACH = "out_of_reach"
@@ -59,12 +63,16 @@ class Entry:
     """The bound's certificate archive, relative to the atlas directory."""
     certificate_sha256: str | None
     certificate_bytes: int | None
+    certificate_form: str | None
+    """``tree`` (the branch-and-bound's search tree, contract version 5) or ``drat`` (DRAT
+    refutations of the contract formula, one proof or cubes)."""
     certificate_shipped: bool
     """False when the archive was too large to commit: ``rebuild_command`` remakes it."""
     count_certificate: str | None
     """The count's enumeration certificate archive, relative to the atlas directory."""
     count_certificate_sha256: str | None
     count_certificate_bytes: int | None
+    count_certificate_form: str | None
     count_certificate_shipped: bool
     rebuild_command: str
     checked_by: str | None

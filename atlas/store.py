@@ -1,7 +1,10 @@
 """Writing an atlas directory: each finished entry into ``entries/`` atomically (a
-temporary file renamed over it, so a killed build leaves an entry whole or absent), and
-the indexes (``atlas.json``, ``atlas.csv``, ``classes.parquet``) made again from
-``entries/`` alone, so they never say more than the entries do."""
+temporary file renamed over it, so a killed build leaves an entry whole or absent), its
+classes first into ``.work/classes/<stem>.parquet``; and the indexes (``atlas.json``,
+``atlas.csv``) made again from ``entries/`` alone, so they never say more than the
+entries do, and ``classes.parquet`` — the one home of every class list — from the class
+lists waiting in ``.work/classes/`` and, for the entries not computed again, its own
+earlier rows. An entry file holds the entry's row only: a class is written once."""
 
 from __future__ import annotations
 
@@ -15,8 +18,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from chessdom.atlas.schema import (
-    CLASSES, ENTRIES, FIELDS, FORMAT, INDEX_CSV, INDEX_JSON, VERSION, AtlasClass, Entry,
+    CLASSES, ENTRIES, FIELDS, FORMAT, INDEX_CSV, INDEX_JSON, VERSION, WORK, AtlasClass, Entry,
 )
+
+PENDING = f"{WORK}/classes"
+"""Where a finished entry's class list waits until the indexes are written (its file, even
+of no class, says the entry was computed again: its earlier classes are gone)."""
+Key = tuple[str, str, int, int]
 
 
 def write_atomically(path: Path, data: bytes) -> None:
@@ -49,17 +57,30 @@ def entry_path(directory: Path, stem: str) -> Path:
 
 
 def write_entry(directory: Path, entry: Entry, classes: list[AtlasClass]) -> None:
-    """The finished entry and its classes into ``entries/<stem>.json``, atomically."""
-    document = {"entry": entry.to_dict(),
-                "classes": [{"index": c.index, "orbit_size": c.orbit_size, "squares": list(c.squares)}
-                            for c in classes]}
-    write_atomically(entry_path(directory, entry.stem), (json.dumps(document, indent=1) + "\n").encode())
+    """The finished entry: its classes into ``.work/classes/<stem>.parquet``, then its row
+    into ``entries/<stem>.json`` (which says it is finished), each atomically."""
+    write_atomically(directory / PENDING / f"{entry.stem}.parquet", _parquet([(entry, classes)]))
+    write_atomically(entry_path(directory, entry.stem), (json.dumps({"entry": entry.to_dict()}, indent=1) + "\n").encode())
 
 
-def read_entry(path: Path) -> tuple[Entry, list[AtlasClass]]:
-    document = json.loads(path.read_text())
-    classes = [AtlasClass(c["index"], c["orbit_size"], tuple(c["squares"])) for c in document["classes"]]
-    return Entry.from_dict(document["entry"]), classes
+def read_entry(path: Path) -> Entry:
+    return Entry.from_dict(json.loads(path.read_text())["entry"])
+
+
+def read_classes(path: Path) -> dict[Key, list[AtlasClass]]:
+    """The class lists of a ``classes.parquet`` file by entry key (piece, parameter, rows,
+    cols), each by index; empty when there is no file."""
+    if not path.exists():
+        return {}
+    import pyarrow.parquet as parquet  # only a reader of class lists pays for it
+
+    table = parquet.read_table(path).to_pydict()
+    grouped: dict[Key, list[AtlasClass]] = {}
+    for piece, parameter, rows, cols, index, orbit, squares in zip(
+            table["piece"], table["parameter"], table["rows"], table["cols"], table["class_index"],
+            table["orbit_size"], table["squares"]):
+        grouped.setdefault((piece, parameter, rows, cols), []).append(AtlasClass(index, orbit, tuple(squares)))
+    return {key: sorted(found, key=lambda c: c.index) for key, found in grouped.items()}
 
 
 def finished(directory: Path) -> dict[str, Path]:
@@ -71,19 +92,39 @@ def write_indexes(directory: Path, provenance: dict[str, str | None]) -> list[En
     """``atlas.json``, ``atlas.csv`` and ``classes.parquet`` made from ``entries/``, each
     atomically; ``provenance`` gives ``chessdom`` (version) and ``revision``. Returns
     the entries, in the index's order (piece, parameter, rows, cols)."""
-    read = sorted((read_entry(path) for path in finished(directory).values()),
-                  key=lambda found: _order(found[0]))
-    entries = [entry for entry, _ in read]
+    entries = sorted((read_entry(path) for path in finished(directory).values()), key=_order)
     created = datetime.now(UTC).isoformat(timespec="seconds")
     document = {"format": FORMAT, "version": VERSION, "created": created, **provenance,
                 "entries": [entry.to_dict() for entry in entries]}
     write_atomically(directory / INDEX_JSON, (json.dumps(document, indent=1) + "\n").encode())
     write_atomically(directory / INDEX_CSV, _csv(entries).encode())
-    write_atomically(directory / CLASSES, _parquet(read))
+    write_classes(directory, entries)
     return entries
 
 
+def write_classes(directory: Path, entries: list[Entry]) -> None:
+    """``classes.parquet`` of ``entries``: each one's list waiting in ``.work/classes/``,
+    else the one the file already holds (none for an entry without counts); the lists
+    taken from ``.work/`` removed once the file holds them."""
+    earlier, taken, read = read_classes(directory / CLASSES), [], []
+    for entry in entries:
+        pending = directory / PENDING / f"{entry.stem}.parquet"
+        if pending.exists():
+            taken.append(pending)
+            classes = read_classes(pending).get(_key(entry), [])
+        else:
+            classes = earlier.get(_key(entry), [])
+        read.append((entry, classes if entry.count_all is not None else []))
+    write_atomically(directory / CLASSES, _parquet(read))
+    for path in taken:
+        path.unlink()
+
+
 def _order(entry: Entry) -> tuple:
+    return entry.piece, entry.parameter, entry.rows, entry.cols
+
+
+def _key(entry: Entry) -> Key:
     return entry.piece, entry.parameter, entry.rows, entry.cols
 
 

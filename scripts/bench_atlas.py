@@ -3,7 +3,14 @@ entry and the share spent proving, counting, certifying and checking — and wha
 ``chessdom atlas check`` of that build costs.
 
     python -m chessdom.scripts.bench_atlas [--max-n 6] [--pieces queen,…] [--parameters …]
-        [--jobs 1] [--time-limit 120] [--count-limit 60] [--keep DIR]
+        [--jobs 1] [--time-limit 120] [--count-limit 60] [--ship-limit-mb MB] [--keep DIR]
+
+    python -m chessdom.scripts.bench_atlas --keep DIR --forms-against EARLIER…
+
+With ``--forms-against`` nothing is built: each entry of the atlas in DIR whose bound's
+certificate is a search tree is set beside the same entry of the earlier atlases (an
+index file, or a directory's ``entries/``; any version) whose certificates were DRAT —
+their sizes and the seconds spent certifying and checking.
 
 The build and the check each run as ``chessdom atlas …`` in a process of their own, into
 a fresh directory (``--keep``: this one, kept after); the peak memory is the most the
@@ -15,6 +22,7 @@ machine may be shared)."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -87,6 +95,33 @@ def stage_table(entries: list[Entry]) -> list[list]:
     return rows
 
 
+def _earlier_rows(sources: list[Path]) -> dict[str, dict]:
+    """Rows of earlier atlases by stem, the later source's winning: from an index file's
+    ``entries``, or from each ``entries/*.json`` of a directory."""
+    rows: dict[str, dict] = {}
+    for source in sources:
+        found = ([json.loads(path.read_text())["entry"] for path in sorted((source / "entries").glob("*.json"))]
+                 if source.is_dir() else json.loads(source.read_text())["entries"])
+        rows |= {f"{row['piece']}-{row['parameter']}-{row['rows']}x{row['cols']}": row for row in found}
+    return rows
+
+
+def forms_table(entries: list[Entry], earlier: dict[str, dict]) -> list[list]:
+    """Each entry certified by a tree beside its DRAT-certified earlier self: the bound's
+    archive bytes, the count's, and seconds certifying + checking, earlier → now."""
+    table = []
+    for entry in entries:
+        before = earlier.get(entry.stem)
+        if entry.certificate_form != "tree" or before is None or before.get("certificate_form", "drat") != "drat":
+            continue
+        now_s = entry.seconds_certify + entry.seconds_check
+        before_s = before["seconds_certify"] + before["seconds_check"]
+        table.append([entry.stem, f"{before['certificate_bytes']} → {entry.certificate_bytes}",
+                      f"{before['count_certificate_bytes']} → {entry.count_certificate_bytes}",
+                      f"{before_s:.1f} → {now_s:.1f}", f"{before['seconds']:.1f} → {entry.seconds:.1f}"])
+    return table
+
+
 def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     parser.add_argument("--max-n", type=int, default=6)
@@ -95,12 +130,23 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--time-limit", type=float, default=120)
     parser.add_argument("--count-limit", type=float, default=60)
+    parser.add_argument("--ship-limit-mb", type=float, help="as `chessdom atlas build --ship-limit-mb`")
     parser.add_argument("--keep", type=Path, help="build into this directory and keep it")
+    parser.add_argument("--forms-against", type=Path, nargs="+", metavar="EARLIER",
+                        help="build nothing: the tree-certified entries of --keep DIR beside these earlier atlases")
     args = parser.parse_args(argv)
+    if args.forms_against:
+        if args.keep is None:
+            parser.error("--forms-against: give the atlas with --keep DIR")
+        print(tabulate(forms_table(Atlas.open(args.keep).entries(), _earlier_rows(args.forms_against)),
+                       headers=["entry (DRAT → tree)", "bound bytes", "count bytes", "certify + check s", "entry s"],
+                       tablefmt="github"))
+        return 0
     directory = args.keep or Path(tempfile.mkdtemp(prefix="bench-atlas-")) / "atlas"
     chessdom = [sys.executable, "-m", "chessdom", "atlas"]
     options = [f"--max-n={args.max_n}", f"--jobs={args.jobs}", f"--time-limit={args.time_limit:g}",
                f"--count-limit={args.count_limit:g}", "--no-progress"]
+    options += [f"--ship-limit-mb={args.ship_limit_mb:g}"] * (args.ship_limit_mb is not None)
     options += [f"--pieces={args.pieces}"] * bool(args.pieces) + [f"--parameters={args.parameters}"] * bool(args.parameters)
     build_seconds, build_peak, build_status = run_measured([*chessdom, "build", str(directory), *options])
     check_seconds, check_peak, check_status = run_measured(

@@ -95,7 +95,7 @@ def test_the_reader_filters_and_finds_entries(built):
     board = Board(4, 4)
     assert check_placement(board, parse_piece("queen"), parse_squares(board, entry.witness)).dominating
     rows = json.loads((built / "atlas.json").read_text())
-    assert rows["format"] == "chessdom-atlas" and rows["version"] == 1 and len(rows["entries"]) == 16
+    assert rows["format"] == "chessdom-atlas" and rows["version"] == 2 and len(rows["entries"]) == 16
 
 
 def test_the_certificate_command_accepts_each_archive_as_is(built, capsys):
@@ -234,3 +234,27 @@ def test_retry_computes_again_only_the_entries_it_names(tmp_path, capsys):
     assert [entry.count_all for entry in Atlas.open(tmp_path).entries()] == [
         brute_force(piece, "domination", 3)[1] for piece in ("knight", "queen")]
     assert main([*base, "--retry", "everything"]) == 2
+
+
+def test_each_class_list_has_one_home_and_follows_its_entry(built, tmp_path):
+    import shutil
+    from dataclasses import replace
+
+    from chessdom.atlas.provenance import provenance
+    from chessdom.atlas.store import entry_path, read_entry, write_entry, write_indexes
+
+    assert not (built / ".work").exists()  # every waiting class list moved into classes.parquet
+    for path in (built / "entries").glob("*.json"):
+        assert list(json.loads(path.read_text())) == ["entry"], path.name
+    copy = shutil.copytree(built, tmp_path / "atlas")
+    before = Atlas.open(copy)
+    counted = [entry for entry in before.entries() if entry.count_classes]
+    dropped, kept = counted[0], counted[1:]
+    # Computed again and this time not counted: its earlier classes go, the others' stay.
+    write_entry(copy, replace(read_entry(entry_path(copy, dropped.stem)), count_all=None, count_classes=None,
+                              count_note="not counted"), [])
+    write_indexes(copy, provenance())
+    after = Atlas.open(copy)
+    assert after.classes(after.entry(dropped.piece, dropped.parameter, dropped.n)) == []
+    assert all(after.classes(entry) == before.classes(entry) and len(after.classes(entry)) == entry.count_classes
+               for entry in kept)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FOLDERS = ("src", "chessboard", "models", "native_search", "api", "scripts")
+FOLDERS = ("src", "chessboard", "models", "native_search", "atlas", "api", "scripts")
 
 
 def test_vulture_finds_nothing_dead_at_80_percent_confidence():

@@ -51,6 +51,7 @@ def add_atlas(commands) -> None:
 
 
 def _add_build(actions) -> None:
+    from chessdom.atlas.compute import TREE_FIRST
     from chessdom.atlas.grid import PARAMETERS, PIECES
 
     build = actions.add_parser("build", help="compute (or resume) an atlas into a directory",
@@ -70,6 +71,9 @@ def _add_build(actions) -> None:
     build.add_argument("--count-limit", type=float, default=120.0, metavar="S",
                        help="seconds to enumerate an entry's optimal placements, and again to certify the count "
                             "(0: no counts); default %(default)g")
+    build.add_argument("--tree-first", type=time_limit, default=TREE_FIRST, metavar="S",
+                       help="seconds the branch-and-bound is given first for γ, i and γt, whose search tree then "
+                            "certifies the value and count; past them the dispatcher's choice; default %(default)g")
     build.add_argument("--ship-limit-mb", type=float, metavar="MB",
                        help="keep no certificate archive larger than this (recorded with its sha256 and the command "
                             "that rebuilds it); default: keep every one")
@@ -112,7 +116,7 @@ def _build(args: argparse.Namespace) -> int:
         raise ValueError(f"argument --retry: {', '.join(sorted(unknown))} is not one of {', '.join(RETRIES)}")
     ship = None if args.ship_limit_mb is None else int(args.ship_limit_mb * 2**20)
     found = specs(args.directory, _cells(args), time_limit=args.time_limit, count_limit=args.count_limit,
-                  ship_bytes=ship)
+                  ship_bytes=ship, tree_first=args.tree_first)
     executor = Cluster(args.scheduler) if args.scheduler else Local(args.jobs) if args.jobs else Here()
     try:
         outcome = build(args.directory, found, executor, progress=not args.no_progress, retry=args.retry)
