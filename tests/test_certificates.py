@@ -14,6 +14,7 @@ from chessdom.models.certificates import CertificateUnavailable, CertifyOptions,
 from chessdom.chessboard import PLACEMENT_VARIANTS, Board, Piece, PlacementProblem
 from chessdom.library import solve_placement
 from chessdom.models.certificates import plain_formula
+from drat_default import drat_by_default  # noqa: F401 - these certificates are DRAT's
 
 PIECES = [piece.value for piece in Piece]
 VARIANTS = list(PLACEMENT_VARIANTS)

@@ -29,6 +29,7 @@ from chessdom.certificates.regions import RegionError, read_partitions
 from chessdom.library import solve_placement
 from chessdom.models.certificates import CertifyOptions, make_certificate
 from region_certificates import Plan, build, entry, name
+from drat_default import drat_by_default  # noqa: F401 - these certificates are DRAT's
 
 # ---- the cover: vectors × regions, not vectors × symmetries × cubes × regions ------------------
 

@@ -13,6 +13,7 @@ from chessdom.chessboard import PLACEMENT_VARIANTS, Board, Piece, PlacementProbl
 from chessdom.library import solve_placement
 from chessdom.models.certificates import ORDERS, CertifyOptions, make_certificate, plain_formula
 from chessdom.models.certificates.orders import cardinality_literals, hilbert_point
+from drat_default import drat_by_default  # noqa: F401 - these certificates are DRAT's
 
 ENCODINGS = ["seqcounter", "sortnetwrk", "totalizer", "mtotalizer"]
 

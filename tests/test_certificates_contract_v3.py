@@ -14,6 +14,7 @@ from chessdom.certificates import CONTRACT, CONTRACT_V3, CONTRACTS, Unreadable, 
 from chessdom.certificates.command import main
 from chessdom.certificates.cover import check_cover, compositions
 from chessdom.certificates.regions import RegionError, check_cubes, cube_clauses, read_partitions
+from drat_default import drat_by_default  # noqa: F401 - these certificates are DRAT's
 
 PLANS = {
     "γ(Q5) ≤ 2, exactly": Plan(5),

@@ -17,6 +17,7 @@ from chessdom.library import solve_placement
 from chessdom.models.certificates import CertificateUnavailable, CertifyOptions, make_certificate
 from chessdom.models.certificates.cubes import count_cubes, regions_at_depth, totalizer_nodes
 from chessdom.processes import WorkerPool
+from drat_default import drat_by_default  # noqa: F401 - these certificates are DRAT's
 
 
 @pytest.fixture(scope="module")

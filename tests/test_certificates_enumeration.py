@@ -14,6 +14,7 @@ from chessdom.certificates.contract import parse_squares
 from chessdom.certificates.enumeration import expand, symmetry_group
 from chessdom.library import solve_placement
 from chessdom.models.certificates import CertificateUnavailable, CertifyOptions, make_certificate
+from drat_default import drat_by_default  # noqa: F401 - these certificates are DRAT's
 
 
 def enumerated(tmp_path, piece, size, variant="plain", **options):

@@ -27,6 +27,7 @@ from chessdom.certificates.refutation import Refutation, check_refutation
 from chessdom.library import solve_placement
 from chessdom.models.certificates import CertifyOptions, make_certificate
 from chessdom.models.certificates.prover import refutation_events
+from drat_default import drat_by_default  # noqa: F401 - these certificates are DRAT's
 
 FORGED_CLAIM = "no 5 or fewer queens dominate the 8×8 board"
 """False: five queens dominate the chessboard (γ(Q₈) = 5), so the formula of "at most 5"

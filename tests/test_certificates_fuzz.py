@@ -50,6 +50,7 @@ from chessdom.certificates.enumeration import SQUARE_SYMMETRIES
 from chessdom.certificates.sources import unpack
 from chessdom.library import solve_placement
 from chessdom.models.certificates import CertifyOptions, make_certificate
+from drat_default import drat_by_default  # noqa: F401 - these certificates are DRAT's
 
 SCALE = int(os.environ.get("CHESSDOM_FUZZ_SCALE", "1"))
 """Every property's examples times this: ``CHESSDOM_FUZZ_SCALE=20`` for a long campaign."""

@@ -22,6 +22,7 @@ from chessdom.certificates.command import main
 from chessdom.certificates.sources import Download, SourceError, fetch, unpack
 from chessdom.library import solve_placement
 from chessdom.models.certificates import CertifyOptions, make_certificate
+from drat_default import drat_by_default  # noqa: F401 - these certificates are DRAT's
 
 
 @pytest.fixture(scope="module")

@@ -29,6 +29,7 @@ from chessdom.models.certificates.regions import (
 )
 from chessdom.models.counting.regions import line_budgets
 from chessdom.models.encodings.formulation import formulate
+from drat_default import drat_by_default  # noqa: F401 - these certificates are DRAT's
 
 
 def queens(board: Board) -> PlacementProblem:

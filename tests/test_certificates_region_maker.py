@@ -26,6 +26,7 @@ from chessdom.models.certificates.prover import ProofRun
 from chessdom.models.certificates.regions import (
     AT_MOST, EXACTLY, Cube, children, cube_clauses, first_cubes, partitions,
 )
+from drat_default import drat_by_default  # noqa: F401 - these certificates are DRAT's
 
 BOARDS = [Board(6, 6), Board(7, 7), Board(5, 8), Board(7, 4)]
 

@@ -20,6 +20,7 @@ from chessdom.models import solve
 from chessdom.models.certificates import CertifyOptions, make_certificate
 from reference_checker import drat_trim, drat_trim_verifies
 from region_certificates import Plan, build, clauses_of, largest, lemma_clauses_of, lemma_formula_of
+from drat_default import drat_by_default  # noqa: F401 - these certificates are DRAT's
 
 pytestmark = pytest.mark.skipif(drat_trim() is None, reason="no drat-trim could be built (shared/tools/drat-trim)")
 
