@@ -70,14 +70,22 @@ def _hint(lits, starts, lengths, values, clause):
 
 
 @njit(cache=True)
+def _read(proof, at, result):
+    """:func:`_number`, with ``result`` saying why where there is none (``at`` < 0)."""
+    number, at = _number(proof, at)
+    if at < 0:
+        result[CODE] = TRUNCATED if at == -1 else BAD_NUMBER
+    return number, at
+
+
+@njit(cache=True)
 def _chain(proof, at, lits, starts, lengths, live, values, trail, result, clause):
     """The hints of clause ``clause`` after its literals (already set false, ``trail[0]``
     of them): the position after them, or −1 with ``result`` set."""
     conflict = False
     while True:
-        hint, at = _number(proof, at)
+        hint, at = _read(proof, at, result)
         if at < 0:
-            result[CODE] = TRUNCATED if at == -1 else BAD_NUMBER
             return -1
         if hint == 0:
             if not conflict:
@@ -114,9 +122,8 @@ def _chain(proof, at, lits, starts, lengths, live, values, trail, result, clause
 def _addition(proof, at, tables, values, trail, result, variables, clause):
     """Addition ``clause`` from ``at`` (after its ``a``): the position after it, or −1."""
     lits, starts, lengths, live = tables
-    identity, at = _number(proof, at)
+    identity, at = _read(proof, at, result)
     if at < 0:
-        result[CODE] = TRUNCATED if at == -1 else BAD_NUMBER
         return -1
     result[VALUE] = identity >> 1
     if identity & 1 or identity >> 1 != clause:
@@ -125,9 +132,8 @@ def _addition(proof, at, tables, values, trail, result, variables, clause):
     trail[0] = 0
     size = 0
     while True:
-        number, at = _number(proof, at)
+        number, at = _read(proof, at, result)
         if at < 0:
-            result[CODE] = TRUNCATED if at == -1 else BAD_NUMBER
             break
         if number == 0:
             at = _chain(proof, at, lits, starts, lengths, live, values, trail, result, clause)
@@ -163,9 +169,8 @@ def _deletion(proof, at, live, clause, result):
     """One deletion from ``at`` (after its ``d``): the position after it, or −1."""
     count = 0
     while True:
-        number, at = _number(proof, at)
+        number, at = _read(proof, at, result)
         if at < 0:
-            result[CODE] = TRUNCATED if at == -1 else BAD_NUMBER
             return -1
         if number == 0:
             if count == 0:
