@@ -155,8 +155,7 @@ def _certified(spec: EntrySpec, result: PlacementResult, work: Path, stages: Sta
     except CertificateUnavailable as error:
         stages.certify += time.perf_counter() - began
         return None, str(error)
-    form = "tree" if made.manifest.get("evidence", {}).get("form") == "tree" else "drat"
-    archived = archive_certificate(work, spec.directory, name, form)
+    archived = archive_certificate(work, spec.directory, name, made.form)
     stages.certify += time.perf_counter() - began
     began = time.perf_counter()
     verdict = check_archive(spec.directory / archived.relative)
@@ -188,7 +187,8 @@ def _checker_words(checker: dict) -> str:
 def _count(spec: EntrySpec, result: PlacementResult, work: Path, stages: Stages,
            fields: dict) -> tuple[Archived | None, list[AtlasClass]]:
     """The count's certificate and classes, its numbers into ``fields``; or none, and
-    why into ``fields["count_note"]``."""
+    why into ``fields["count_note"]`` — a count made whose certificate was not is kept,
+    its classes too, with the note :func:`uncertified_note`."""
     if spec.count_limit <= 0:
         fields["count_note"] = "not counted: the build's --count-limit is 0"
         return None, []
@@ -205,11 +205,19 @@ def _count(spec: EntrySpec, result: PlacementResult, work: Path, stages: Stages,
         fields["count_note"] = _uncounted(spec, count, by_tree(result) and stages.count < spec.count_limit)
         return None, []
     counted, why = _certified(spec, replace(result, count=count), work / "count", stages, enumeration=True)
-    if counted is None:
-        fields["count_note"] = f"{count.solutions} placements counted, but the count was not certified: {why}"
-        return None, []
     fields.update(count_all=count.solutions, count_classes=count.up_to_symmetry, count_note=None)
+    if counted is None:
+        fields["count_note"] = uncertified_note(count.solutions, count.up_to_symmetry, why)
     return counted, classes_of(spec.problem.board, count.representatives)
+
+
+def uncertified_note(placements: int, classes: int, why: str) -> str:
+    """The note of a count kept without its certificate. Its class list is still evidence
+    a reader re-checks (``atlas check``: every class optimal, closed under the symmetries,
+    orbits adding up), so the numbers are proved lower bounds; that no placement is
+    missing is the enumeration's word alone."""
+    return (f"not certified: {why}. The {classes} classes ({placements} placements) are checked by atlas check, "
+            f"so both numbers are proved lower bounds; that none is missing is the enumeration's word")
 
 
 def _uncounted(spec: EntrySpec, count, listed_within_limit: bool) -> str:

@@ -32,20 +32,23 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "upper_bound": ("integer", "the best placement found (minimisation) or upper bound proved (independence)"),
     "witness": ("string", "a placement of value pieces with the property, square names space-separated "
                           "(a list in atlas.json)"),
-    "count_all": ("integer", "the number of optimal placements, certified complete; empty when not counted"),
+    "count_all": ("integer", "the number of optimal placements, certified complete where count_certificate is "
+                             "given (else a proved lower bound, count_note says why); empty when not counted"),
     "count_classes": ("integer", "the number of optimal placements up to the board's symmetries"),
-    "count_note": ("string", "why the counts are empty; empty when they are not"),
+    "count_note": ("string", "why the counts are empty, or, counts without a count certificate, why they "
+                             "are not certified; empty when they are there and certified"),
     "certificate": ("string", "the bound's certificate archive, relative to the dataset (chessdom certificate check)"),
     "certificate_sha256": ("string", "SHA-256 of the certificate archive"),
     "certificate_bytes": ("integer", "size of the certificate archive"),
-    "certificate_form": ("string", "tree (the branch-and-bound's own search tree, contract version 5) or drat "
-                                   "(DRAT refutations of the contract formula, one proof or cubes)"),
+    "certificate_form": ("string", "tree (the branch-and-bound's own search tree, contract version 5 or 7), "
+                                   "lrat (LRAT refutations of the contract formula, version 6) or drat (DRAT "
+                                   "refutations, versions 1 to 4), one proof or cubes"),
     "certificate_shipped": ("boolean", "false when the archive is not in this copy (too large): rebuild_command remakes it"),
     "count_certificate": ("string", "the count's enumeration certificate archive (every optimal placement listed, "
                                     "no other possible)"),
     "count_certificate_sha256": ("string", "SHA-256 of the count's certificate archive"),
     "count_certificate_bytes": ("integer", "size of the count's certificate archive"),
-    "count_certificate_form": ("string", "tree (the listing search's tree) or drat, as certificate_form"),
+    "count_certificate_form": ("string", "tree (the listing search's tree), lrat or drat, as certificate_form"),
     "count_certificate_shipped": ("boolean", "false when the count's archive is not in this copy"),
     "rebuild_command": ("string", "the chessdom command that computes this entry again, every certificate kept"),
     "checked_by": ("string", "the independent checker (and DRAT engine) that accepted the archives as stored"),

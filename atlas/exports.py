@@ -85,18 +85,33 @@ def _covered(atlas: Atlas, reference: list[dict]) -> list[Row]:
             published = sequence["terms"][at] if 0 <= at < len(sequence["terms"]) else None
             verdict = "new" if published is None else "agree" if published == ours else "disagree"
             rows.append(Row(sequence["a_number"], entry.piece, entry.parameter, sequence["what"], entry.n, ours,
-                            published, verdict, "" if verdict == "agree" else _evidence(entry, sequence["what"])))
+                            published, verdict,
+                            "" if verdict == "agree" else _evidence(entry, sequence["what"], published)))
     return rows
 
 
-def _evidence(entry: Entry, what: str) -> str:
+def _evidence(entry: Entry, what: str, published: int | None = None) -> str:
     """What proves our number: the certificate (count or bound) with its hash."""
     column = "certificate" if what == "value" else "count_certificate"
     archive, digest = getattr(entry, column), getattr(entry, f"{column}_sha256")
+    if archive is None and what != "value" and entry.count_all is not None:
+        return _listed_evidence(entry, what, published)
     if archive is None:
         return f"{entry.status}: {entry.note or entry.count_note or ''}".strip()
     shipped = "" if getattr(entry, f"{column}_shipped") else ", not shipped: rebuild with " + entry.rebuild_command
     return f"{what} = {number(entry, what)}: {archive} (sha256 {digest[:16]}…{shipped})"
+
+
+def _listed_evidence(entry: Entry, what: str, published: int | None) -> str:
+    """A count kept without its certificate: its class list (re-checked by ``atlas
+    check``: each class optimal, closed, pairwise apart) proves it a lower bound, which
+    settles a published number below it; one above it the list cannot settle."""
+    ours = number(entry, what)
+    listed = (f"{entry.count_classes} classes of {entry.count_all} placements listed in classes.parquet, each "
+              f"re-checked by atlas check, the value by {_evidence(entry, 'value')}")
+    if published is not None and published < ours:
+        return f"{what} ≥ {ours}, which settles it: {listed}; that none is missing is not certified"
+    return f"{what} = {ours} by the enumeration alone, not certified: unsettled ({listed})"
 
 
 COLUMNS = ("sequence", "piece", "parameter", "what", "n", "atlas", "published", "verdict", "evidence")

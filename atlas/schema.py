@@ -58,14 +58,16 @@ class Entry:
     count_all: int | None
     count_classes: int | None
     count_note: str | None
-    """Why the counts are empty (None when they are not)."""
+    """Why the counts are empty, or — counts without a ``count_certificate`` — why they
+    are not certified (None when they are both there and certified)."""
     certificate: str | None
     """The bound's certificate archive, relative to the atlas directory."""
     certificate_sha256: str | None
     certificate_bytes: int | None
     certificate_form: str | None
-    """``tree`` (the branch-and-bound's search tree, contract version 5) or ``drat`` (DRAT
-    refutations of the contract formula, one proof or cubes)."""
+    """``tree`` (the branch-and-bound's search tree, contract version 5 or 7), ``lrat``
+    (LRAT refutations of the contract formula, version 6) or ``drat`` (DRAT refutations,
+    versions 1 to 4), one proof or cubes."""
     certificate_shipped: bool
     """False when the archive was too large to commit: ``rebuild_command`` remakes it."""
     count_certificate: str | None

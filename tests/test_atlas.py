@@ -20,6 +20,7 @@ from chessdom.chessboard import (
     Board, Objective, canonical_form, check_placement, parse_piece, parse_squares,
 )
 from chessdom.cli import main
+from chessdom.models.certificates import CertificateUnavailable
 
 PIECES, PARAMETERS = ("queen", "knight"), ("domination", "independence")
 
@@ -198,8 +199,8 @@ def test_the_reference_page_describes_every_file_and_column(built):
 
     page = (Path(__file__).resolve().parent.parent / "docs" / "reference" / "atlas.md").read_text()
     assert set(COLUMNS) == set(FIELDS)
-    for name in [*FIELDS, *CLASS_COLUMNS]:
-        assert f"| `{name}` |" in page, name
+    for name, (kind, description) in [*COLUMNS.items(), *CLASS_COLUMNS.items()]:
+        assert f"| `{name}` | {kind} | {description} |" in page, name  # the page says what datapackage.json says
     resources = datapackage(built)["resources"]
     for resource in resources:
         shown = resource["path"] if "/" not in resource["path"] else resource["path"].split("/")[0] + "/<stem>"
@@ -258,3 +259,33 @@ def test_each_class_list_has_one_home_and_follows_its_entry(built, tmp_path):
     assert after.classes(after.entry(dropped.piece, dropped.parameter, dropped.n)) == []
     assert all(after.classes(entry) == before.classes(entry) and len(after.classes(entry)) == entry.count_classes
                for entry in kept)
+
+
+def test_a_count_whose_certificate_was_not_made_is_kept_as_a_proved_lower_bound(tmp_path, monkeypatch, capsys):
+    spec = EntrySpec(tmp_path, "queen", "domination", 5, 5, time_limit=60, count_limit=60)
+    certified = compute_entry(spec)
+    assert certified["count_certificate"] is not None
+    making = compute_module.make_certificate
+
+    def bound_only(result, directory, options, *, enumeration):
+        if enumeration:
+            raise CertificateUnavailable("its cubes did not finish within the time limit")
+        return making(result, directory, options, enumeration=enumeration)
+
+    monkeypatch.setattr(compute_module, "make_certificate", bound_only)
+    row = compute_entry(spec)
+    assert row["status"] == PROVED and row["certificate"] is not None
+    assert (row["count_all"], row["count_classes"]) == (certified["count_all"], certified["count_classes"])
+    assert row["count_certificate"] is None
+    assert row["count_note"].startswith("not certified: its cubes did not finish")
+    build(tmp_path, [], Here(), progress=False)  # the indexes, over the finished entry
+    assert main(["atlas", "check", str(tmp_path), "--jobs", "0", "--no-progress"]) == 0
+    capsys.readouterr()
+    classes = next(s for s in load_reference() if s["a_number"] == "A002563")
+    at = 5 - classes["offset"]
+    for published, said in ((row["count_classes"] - 1, "which settles it"), (row["count_classes"] + 1, "unsettled")):
+        classes["terms"][at] = published
+        (tmp_path / "r.json").write_text(json.dumps({"sequences": [classes]}))
+        assert main(["atlas", "compare", str(tmp_path), "--reference", str(tmp_path / "r.json"), "--format", "csv"]) == 0
+        line = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("A002563,"))
+        assert ",disagree," in line and said in line and "certificates/queen-domination-5x5.tar.gz" in line
