@@ -1,6 +1,7 @@
 """Both backends against brute force over subsets, judged by the independent checker, on
 boards small enough to try every placement."""
 
+import functools
 from itertools import combinations
 
 import pytest
@@ -13,14 +14,23 @@ def feasible(problem, squares):
     return problem.objective.satisfied_by(check_placement(problem.board, problem.piece, squares))
 
 
+@functools.cache
 def brute_force_optimum(problem):
-    """The optimum by trying placements from the best size outwards, or None if none."""
+    """The optimum by trying every placement of each size, or None if none. Independence
+    (the one maximisation) is hereditary — a subset of an independent placement is
+    independent — so its sizes are tried upwards until one has no placement: trying them
+    downwards from n took 4.5 s of the amazon's 4×4 board (every subset of 16 squares
+    above β)."""
     n = problem.board.num_squares
-    sizes = range(n, -1, -1) if problem.objective.maximize else range(n + 1)
-    for size in sizes:
+    found = None
+    for size in range(n + 1):
         if any(feasible(problem, squares) for squares in combinations(range(n), size)):
-            return size
-    return None
+            if not problem.objective.maximize:
+                return size
+            found = size
+        elif problem.objective.maximize:
+            return found
+    return found
 
 
 def brute_force_count(problem, size):
