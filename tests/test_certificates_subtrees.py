@@ -1,0 +1,124 @@
+"""The branch-and-bound's search in parts certifies itself: each part, recording, hands back
+the subtree it searched, and the nodes above the cut with those subtrees, stitched in the
+search's own order, are entry for entry the tree the one search writes — for a count (its
+listing tree) and for a bound (its refutation) — which the independent checker accepts as
+it is; a stitched tree with a part left out or two parts swapped it rejects."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
+from chessdom.models.certificates import CertifyOptions, make_certificate
+from chessdom.models.certificates.manifest import file_entry
+from chessdom.models.certificates.tree import write_tree_file
+from chessdom.models.dispatch.arguments import CountOptions, SolveOptions
+from chessdom.models.dispatch.solve import solve_with
+from chessdom.native_search.branch_and_bound import search_arrays
+from chessdom.native_search.domination_kernel import recorded_search
+from chessdom.native_search.subtree_count import list_part, subtree_parts
+from chessdom.native_search.subtree_trees import MissingSubtree, stitched_tree
+
+from chessdom.certificates import TREE, check_certificate
+
+
+def problem(n: int, piece: str = "queen", objective: str = "domination", board: Board | None = None
+            ) -> PlacementProblem:
+    return PlacementProblem(board or Board.square(n), Piece(piece), Objective(objective))
+
+
+PROBLEMS = [*(problem(n) for n in range(6, 12)), *(problem(n, objective="independent_domination") for n in range(6, 12)),
+            problem(8, objective="total_domination"), problem(7, "knight"), problem(8, "king"),
+            problem(0, "bishop", board=Board(5, 8)), problem(6, "knight", "total_domination")]
+
+
+def one_search_tree(placement: PlacementProblem, k: int, listing: bool) -> np.ndarray:
+    arrays = search_arrays(placement)
+    return recorded_search(arrays.covers, arrays.excludes, arrays.full, k, list_rows=1 if listing else 0,
+                           packing=arrays.packing)[3]
+
+
+def part_subtrees(placement: PlacementProblem, k: int) -> tuple[list, dict[str, np.ndarray]]:
+    parts = subtree_parts(placement, k)
+    return parts, {part.key: list_part(placement, k, part, recording=True)[3] for part in parts}
+
+
+def counted(tmp_path: Path, placement: PlacementProblem) -> tuple[Path, int]:
+    """A count's tree certificate (its listing search run again), checked."""
+    result = solve_with(placement, SolveOptions(solver="bnb"), count=CountOptions(representatives=True))
+    directory = tmp_path / "count"
+    make_certificate(result, directory, CertifyOptions(form="tree"), enumeration=True)
+    return directory, result.value
+
+
+def with_tree(directory: Path, tree: np.ndarray) -> Path:
+    """``directory`` with ``tree`` as its evidence, every size and hash right."""
+    write_tree_file(directory / TREE, tree)
+    data = json.loads((directory / "manifest.json").read_text())
+    data["evidence"] = {**data["evidence"], **file_entry(directory / TREE), "nodes": len(tree)}
+    (directory / "manifest.json").write_text(json.dumps(data))
+    return directory
+
+
+@pytest.mark.parametrize("placement", PROBLEMS, ids=str)
+def test_the_stitched_count_tree_is_the_one_searchs_and_the_checker_accepts_it(tmp_path, placement):
+    directory, value = counted(tmp_path, placement)
+    parts, subtrees = part_subtrees(placement, value)
+    stitched = stitched_tree(placement, value, parts, subtrees)
+    one = one_search_tree(placement, value, listing=True)
+    assert len(parts) > 1 and np.array_equal(stitched, one)
+    # the search's own order, whatever order the parts are handed in (as they finished)
+    assert np.array_equal(stitched_tree(placement, value, parts[::-1], dict(reversed(subtrees.items()))), one)
+    assert check_certificate(with_tree(directory, stitched)).ok
+
+
+@pytest.mark.parametrize("placement", PROBLEMS[:3] + PROBLEMS[6:8] + PROBLEMS[-5:], ids=str)
+def test_a_refutation_in_parts_is_the_one_searchs_with_or_without_listing(placement):
+    value = solve_with(placement, SolveOptions(solver="bnb")).value
+    refutation = one_search_tree(placement, value - 1, listing=False)
+    # a search that finds nothing writes the same tree whether it lists or not
+    assert np.array_equal(one_search_tree(placement, value - 1, listing=True), refutation)
+    parts, subtrees = part_subtrees(placement, value - 1)
+    assert np.array_equal(stitched_tree(placement, value - 1, parts, subtrees), refutation)
+
+
+def forgery(directory: Path, placement: PlacementProblem, value: int, change) -> Path:
+    parts, subtrees = part_subtrees(placement, value)
+    genuine = stitched_tree(placement, value, parts, subtrees)
+    forged = stitched_tree(placement, value, parts, change(parts, subtrees))
+    assert not np.array_equal(forged, genuine)
+    return with_tree(directory, forged)
+
+
+def dropped(parts, subtrees):
+    """The largest part's subtree left out."""
+    largest = max(parts, key=lambda part: len(subtrees[part.key]))
+    return {**subtrees, largest.key: np.zeros(0, np.int32)}
+
+
+def swapped(parts, subtrees):
+    """The two largest parts' subtrees swapped (two that differ)."""
+    first, second = sorted(parts, key=lambda part: len(subtrees[part.key]))[-2:]
+    assert not np.array_equal(subtrees[first.key], subtrees[second.key])
+    return {**subtrees, first.key: subtrees[second.key], second.key: subtrees[first.key]}
+
+
+@pytest.mark.parametrize("change", [dropped, swapped])
+@pytest.mark.parametrize("placement", [problem(8), problem(8, objective="independent_domination")], ids=str)
+def test_a_stitched_tree_missing_a_part_or_with_two_swapped_is_rejected(tmp_path, placement, change):
+    directory, value = counted(tmp_path, placement)
+    verdict = check_certificate(forgery(directory, placement, value, change))
+    assert not verdict.ok and "tree replay" in verdict.reason, verdict.reason
+
+
+def test_a_part_without_its_subtree_is_named():
+    placement = problem(8)
+    parts, subtrees = part_subtrees(placement, 5)
+    del subtrees[parts[3].key]
+    with pytest.raises(MissingSubtree, match=parts[3].key.replace("|", r"\|")):
+        stitched_tree(placement, 5, parts, subtrees)
+    with pytest.raises(MissingSubtree, match="not this search's cut"):
+        stitched_tree(placement, 5, parts[:1], subtrees)
