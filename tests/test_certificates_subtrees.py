@@ -7,6 +7,8 @@ it is; a stitched tree with a part left out or two parts swapped it rejects."""
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +17,10 @@ from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
 from chessdom.models.certificates import CertifyOptions, make_certificate
 from chessdom.models.certificates.manifest import file_entry
 from chessdom.models.certificates.tree import write_tree_file
+from chessdom.models.counting.state import STATE_FILE, SUBTREES
+from chessdom.models.cubes import local_pool
 from chessdom.models.dispatch.arguments import CountOptions, SolveOptions
+from chessdom.models.dispatch.native_backend import kept_tree, recording_trees
 from chessdom.models.dispatch.solve import solve_with
 from chessdom.native_search.branch_and_bound import search_arrays
 from chessdom.native_search.domination_kernel import recorded_search
@@ -122,3 +127,90 @@ def test_a_part_without_its_subtree_is_named():
         stitched_tree(placement, 5, parts, subtrees)
     with pytest.raises(MissingSubtree, match="not this search's cut"):
         stitched_tree(placement, 5, parts[:1], subtrees)
+
+
+def parted(placement: PlacementProblem, value: int, state_dir: Path | None = None, executor=None):
+    from chessdom.models.dispatch.native_backend import count_by_branch_and_bound
+
+    return count_by_branch_and_bound(placement, value, representatives=True, state_dir=state_dir,
+                                     executor=executor or (ThreadPoolExecutor(2) if state_dir is None else None))
+
+
+def certificate_of(tmp_path: Path, solved, count, name: str = "kept", form: str = "auto") -> dict:
+    """The count's certificate in ``form`` (the solve came first: a solve forgets the trees
+    kept for its problem)."""
+    make_certificate(replace(solved, count=count), tmp_path / name, CertifyOptions(form=form), enumeration=True)
+    assert check_certificate(tmp_path / name).ok
+    return json.loads((tmp_path / name / "manifest.json").read_text())
+
+
+@pytest.mark.parametrize("placement", [problem(9), problem(8, objective="independent_domination"),
+                                       problem(6, "knight", "total_domination")], ids=str)
+def test_a_count_in_parts_keeps_its_stitched_tree_and_certifies_by_it(tmp_path, placement):
+    solved = solve_with(placement, SolveOptions(solver="bnb"))
+    value = solved.value
+    with recording_trees():
+        count = parted(placement, value)
+    kept = kept_tree(placement, value, take=False, listing=True)
+    assert kept is not None and np.array_equal(kept, one_search_tree(placement, value, listing=True))
+    data = certificate_of(tmp_path, solved, count)
+    assert data["evidence"]["search"] == "kept" and data["enumeration"]["solutions"] == count.solutions
+
+
+def test_parts_on_worker_processes_keep_the_same_tree():
+    placement = problem(10)
+    with recording_trees(), local_pool(2) as pool:
+        parted(placement, 5, executor=pool)
+    assert np.array_equal(kept_tree(placement, 5, listing=True), one_search_tree(placement, 5, listing=True))
+
+
+def test_a_count_not_recording_keeps_no_tree_and_writes_no_subtree(tmp_path):
+    placement = problem(8)
+    kept_tree(placement, 5, listing=True)  # whatever an earlier test left
+    parted(placement, 5, tmp_path)
+    assert kept_tree(placement, 5, listing=True) is None and not (tmp_path / SUBTREES).exists()
+    assert all("subtree" not in record for record in records(tmp_path))
+
+
+def records(directory: Path) -> list[dict]:
+    return [json.loads(line) for line in (directory / STATE_FILE).read_text().splitlines()]
+
+
+def rewrite(directory: Path, kept: list[dict]) -> None:
+    (directory / STATE_FILE).write_text("".join(json.dumps(record) + "\n" for record in kept))
+
+
+def test_a_resumed_count_ends_with_the_whole_tree(tmp_path):
+    placement = problem(9)
+    with recording_trees():
+        whole = parted(placement, 5, tmp_path)
+    header, *parts = [record for record in records(tmp_path) if "complete" not in record]
+    assert all(record["entries"] > 0 for record in parts) and len(list((tmp_path / SUBTREES).iterdir())) == len(parts)
+    rewrite(tmp_path, [header, *parts[: len(parts) // 3]])  # killed a third of the way
+    kept_tree(placement, 5, listing=True)
+    with recording_trees():
+        assert parted(placement, 5, tmp_path) == whole
+    assert np.array_equal(kept_tree(placement, 5, listing=True), one_search_tree(placement, 5, listing=True))
+
+
+def test_records_without_subtrees_keep_no_tree_and_the_certificate_searches_again(tmp_path):
+    placement = problem(9)
+    state, solved = tmp_path / "state", solve_with(placement, SolveOptions(solver="bnb"))
+    parted(placement, 5, state)  # not recording: records as they were written before subtrees
+    with recording_trees():
+        count = parted(placement, 5, state)
+    assert kept_tree(placement, 5, take=False, listing=True) is None
+    assert certificate_of(tmp_path, solved, count, "again", "tree")["evidence"]["search"] == "again"
+
+
+def test_a_subtree_file_lost_or_cut_short_leaves_no_tree(tmp_path):
+    placement = problem(8)
+    with recording_trees():
+        parted(placement, 5, tmp_path)
+    kept_tree(placement, 5, listing=True)
+    files = sorted((tmp_path / SUBTREES).iterdir())
+    files[0].unlink()
+    files[1].write_bytes(files[1].read_bytes()[:-3])
+    with recording_trees():
+        parted(placement, 5, tmp_path)
+    assert kept_tree(placement, 5, listing=True) is None
