@@ -9,11 +9,12 @@ checker replays it as it replays that one, and needs no change.
 The same holds for a bound: a search for ``k`` pieces that finds no placement writes the
 same tree whether or not it lists (it ends early only at a placement found), so the parts
 of a count of ``k`` that all find none stitch into the refutation of ``k``
-(:func:`refuting_tree`)."""
+(:func:`tree_in_parts`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from concurrent.futures import Executor
 
 import numpy as np
 
@@ -49,16 +50,19 @@ def stitched_tree(problem: PlacementProblem, value: int, parts: list[Subtree],
     return np.concatenate(pieces) if pieces else np.zeros(0, np.int32)
 
 
-def refuting_tree(problem: PlacementProblem, bound: int, executor=None) -> np.ndarray | None:
-    """The tree refuting ``bound`` pieces for ``problem``, its parts searched on
-    ``executor`` (here, one after the other, without one), or None where a part finds a
-    placement of ``bound`` (nothing is refuted)."""
-    parts = subtree_parts(problem, bound)
+def tree_in_parts(problem: PlacementProblem, k: int, executor: Executor | None = None,
+                  deadline: float | None = None) -> tuple[np.ndarray, int] | None:
+    """The tree of the search for ``k`` pieces of ``problem`` — listing every placement of
+    ``k``, or, where it finds none, refuting ``k`` — its parts searched on ``executor``
+    (here, one after the other, without one), and how many placements it found; None
+    where a part stopped at ``deadline`` (``time.time()``)."""
+    parts = subtree_parts(problem, k)
     if executor is None:
-        answers = [list_part(problem, bound, part, recording=True) for part in parts]
+        answers = [list_part(problem, k, part, deadline, True) for part in parts]
     else:
-        answers = [future.result() for future in
-                   [executor.submit(list_part, problem, bound, part, None, True) for part in parts]]
-    if any(found for _, found, _, _ in answers):
+        futures = [executor.submit(list_part, problem, k, part, deadline, True) for part in parts]
+        answers = [future.result() for future in futures]
+    if not all(complete for _, _, complete, _ in answers):
         return None
-    return stitched_tree(problem, bound, parts, {part.key: answer[3] for part, answer in zip(parts, answers)})
+    subtrees = {part.key: answer[3] for part, answer in zip(parts, answers)}
+    return stitched_tree(problem, k, parts, subtrees), sum(found for _, found, _, _ in answers)

@@ -14,18 +14,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
-from chessdom.models.certificates import CertifyOptions, make_certificate
+from chessdom.models.certificates import CertificateUnavailable, CertifyOptions, make_certificate
 from chessdom.models.certificates.manifest import file_entry
-from chessdom.models.certificates.tree import write_tree_file
+from chessdom.models.certificates.tree import listing_tree, search_tree, write_tree_file
 from chessdom.models.counting.state import STATE_FILE, SUBTREES
 from chessdom.models.cubes import local_pool
 from chessdom.models.dispatch.arguments import CountOptions, SolveOptions
-from chessdom.models.dispatch.native_backend import kept_tree, recording_trees
+from chessdom.models.dispatch.native_backend import kept_tree, recording_trees, refute_by_branch_and_bound
 from chessdom.models.dispatch.solve import solve_with
 from chessdom.native_search.branch_and_bound import search_arrays
 from chessdom.native_search.domination_kernel import recorded_search
 from chessdom.native_search.subtree_count import list_part, subtree_parts
-from chessdom.native_search.subtree_trees import MissingSubtree, stitched_tree
+from chessdom.native_search.subtree_trees import MissingSubtree, stitched_tree, tree_in_parts
 
 from chessdom.certificates import TREE, check_certificate
 
@@ -86,8 +86,8 @@ def test_a_refutation_in_parts_is_the_one_searchs_with_or_without_listing(placem
     refutation = one_search_tree(placement, value - 1, listing=False)
     # a search that finds nothing writes the same tree whether it lists or not
     assert np.array_equal(one_search_tree(placement, value - 1, listing=True), refutation)
-    parts, subtrees = part_subtrees(placement, value - 1)
-    assert np.array_equal(stitched_tree(placement, value - 1, parts, subtrees), refutation)
+    stitched, found = tree_in_parts(placement, value - 1)
+    assert found == 0 and np.array_equal(stitched, refutation)
 
 
 def forgery(directory: Path, placement: PlacementProblem, value: int, change) -> Path:
@@ -214,3 +214,33 @@ def test_a_subtree_file_lost_or_cut_short_leaves_no_tree(tmp_path):
     with recording_trees():
         parted(placement, 5, tmp_path)
     assert kept_tree(placement, 5, listing=True) is None
+
+
+@pytest.mark.parametrize("placement", [problem(9), problem(10, objective="independent_domination"),
+                                       problem(7, "knight")], ids=str)
+def test_a_bound_refuted_in_parts_keeps_the_one_searchs_tree_and_certifies_by_it(tmp_path, placement):
+    solved = solve_with(placement, SolveOptions(solver="bnb"))  # not recording: it keeps no tree
+    bound = solved.value - 1
+    with recording_trees(), ThreadPoolExecutor(2) as pool:
+        assert refute_by_branch_and_bound(placement, bound, pool) is True
+        assert refute_by_branch_and_bound(placement, solved.value, pool) is False  # a placement found: nothing kept
+    assert kept_tree(placement, solved.value) is None
+    assert np.array_equal(kept_tree(placement, bound, take=False), one_search_tree(placement, bound, listing=False))
+    make_certificate(solved, tmp_path / "bound", CertifyOptions(form="tree"))
+    data = json.loads((tmp_path / "bound" / "manifest.json").read_text())
+    assert data["evidence"]["search"] == "kept" and data["check"]["checked"]
+    assert check_certificate(tmp_path / "bound").ok
+
+
+def test_a_search_run_again_in_parts_writes_the_one_searchs_tree():
+    placement = problem(8)
+    solved = solve_with(placement, SolveOptions(solver="bnb"))
+    counted_too = replace(solved, count=parted(placement, 5))  # not recording: no tree kept
+    with ThreadPoolExecutor(2) as pool:
+        bound, how = search_tree(solved, None, pool)
+        listing, again = listing_tree(counted_too, None, pool)
+        assert how == again == "again"
+        assert np.array_equal(bound, one_search_tree(placement, 4, listing=False))
+        assert np.array_equal(listing, one_search_tree(placement, 5, listing=True))
+        with pytest.raises(CertificateUnavailable, match="run again in parts .* did not finish within the time"):
+            search_tree(solve_with(problem(13), SolveOptions(solver="bnb")), 0.0, pool)
