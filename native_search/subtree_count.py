@@ -23,7 +23,6 @@ the machine): 40 of γ(Q_14)'s 1,175 gave 497 ± 46 s of one core, where the who
 from __future__ import annotations
 
 import time
-from collections import deque
 from dataclasses import dataclass
 
 import numpy as np

@@ -35,7 +35,8 @@ def problem(n: int, piece: str = "queen", objective: str = "domination", board: 
     return PlacementProblem(board or Board.square(n), Piece(piece), Objective(objective))
 
 
-PROBLEMS = [*(problem(n) for n in range(6, 12)), *(problem(n, objective="independent_domination") for n in range(6, 12)),
+PROBLEMS = [*(problem(n) for n in range(6, 12)),
+            *(problem(n, objective="independent_domination") for n in range(6, 12)),
             problem(8, objective="total_domination"), problem(7, "knight"), problem(8, "king"),
             problem(0, "bishop", board=Board(5, 8)), problem(6, "knight", "total_domination")]
 
@@ -130,10 +131,14 @@ def test_a_part_without_its_subtree_is_named():
 
 
 def parted(placement: PlacementProblem, value: int, state_dir: Path | None = None, executor=None):
+    """The count in parts: on ``executor``, else in ``state_dir`` one part after the other,
+    else on two threads."""
     from chessdom.models.dispatch.native_backend import count_by_branch_and_bound
 
-    return count_by_branch_and_bound(placement, value, representatives=True, state_dir=state_dir,
-                                     executor=executor or (ThreadPoolExecutor(2) if state_dir is None else None))
+    if executor is None and state_dir is None:
+        with ThreadPoolExecutor(2) as pool:
+            return parted(placement, value, executor=pool)
+    return count_by_branch_and_bound(placement, value, representatives=True, state_dir=state_dir, executor=executor)
 
 
 def certificate_of(tmp_path: Path, solved, count, name: str = "kept", form: str = "auto") -> dict:
