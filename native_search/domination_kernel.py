@@ -247,33 +247,48 @@ def branch_candidates(covers: np.ndarray, full: np.ndarray, dominated: np.ndarra
     candidate ``i`` chosen, ``0..i-1`` excluded), empty where a square has no candidate or the
     degree bound (with ``packing``, or the packing bound) ends the branch; None where
     everything is covered (the node is a set)."""
+    return node_entries(covers, full, dominated, allowed, k, packing)[1]
+
+
+def node_entries(covers: np.ndarray, full: np.ndarray, dominated: np.ndarray, allowed: np.ndarray,
+                 k: int, packing: bool = False) -> tuple[list[int], np.ndarray | None]:
+    """``(entries, candidates)``: what :func:`_search` writes into its tree for the node
+    itself (a leaf's code, the packing leaf's ``k + 2`` entries, or the vertex it branches
+    on), and :func:`branch_candidates`' answer there — so that the nodes above a count's
+    parts can be written as the one search writes them (:mod:`.subtree_trees`)."""
     undominated = full & ~dominated
     if not undominated.any():
-        return None
+        return [SET_LEAF], None
     if k == 0:
-        return np.empty(0, np.int64)
+        return [DEGREE_LEAF], np.empty(0, np.int64)
     vertex, how_many, closed = _branch_vertex(covers, undominated, allowed, k)
-    if closed or packing and _packing(covers, undominated, allowed, k, np.empty(k + 1, np.int64)) > k:
-        return np.empty(0, np.int64)
-    return _candidates(covers, undominated, allowed, vertex, how_many)
+    if closed:
+        return [NO_CANDIDATE - int(vertex) if how_many == 0 else DEGREE_LEAF], np.empty(0, np.int64)
+    packed = np.empty(k + 1, np.int64)
+    if packing and _packing(covers, undominated, allowed, k, packed) > k:
+        return [PACKING_LEAF, k + 1, *(int(v) for v in packed)], np.empty(0, np.int64)
+    return [int(vertex)], _candidates(covers, undominated, allowed, vertex, how_many)
 
 
 def list_subtree(covers: np.ndarray, excludes: np.ndarray, full: np.ndarray, k: int, chosen: np.ndarray,
-                 allowed: np.ndarray, *, list_rows: int, seconds: float | None = None,
-                 packing: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """``(sets, stats)``: every set of exactly ``k`` vertices covering ``full`` that holds
-    the vertices ``chosen`` and otherwise only ``allowed`` ones — the subtree of the search
-    below that node — the first ``list_rows`` of them in ``sets``, their number in
-    ``stats[FOUND]``; ``seconds`` stop it as :func:`dominating_set`'s do."""
+                 allowed: np.ndarray, *, list_rows: int, seconds: float | None = None, packing: bool = False,
+                 recording: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """``(sets, stats, tree)``: every set of exactly ``k`` vertices covering ``full`` that
+    holds the vertices ``chosen`` and otherwise only ``allowed`` ones — the subtree of the
+    search below that node — the first ``list_rows`` of them in ``sets``, their number in
+    ``stats[FOUND]``; ``seconds`` stop it as :func:`dominating_set`'s do. With
+    ``recording``, ``tree`` is the subtree as :func:`recorded_search` writes it there."""
     sets = np.empty((max(list_rows, 1), k), np.int16)  # untouched pages cost nothing: rows are filled as found
     dominated = np.zeros(full.shape[0], np.uint64)
     for v in chosen:
         dominated |= covers[v]
     start = np.zeros(k + 1, np.int16)
     start[:len(chosen)] = chosen
-    _, stats = _run((covers, excludes, full), k, sets, (list_rows > 0, packing, 0), seconds,
-                    (dominated, allowed.copy(), k - len(chosen), start, len(chosen)))
-    return sets, stats
+    node = (dominated, allowed.copy(), k - len(chosen), start, len(chosen))
+    options = (list_rows > 0, packing, 0)
+    if recording:
+        return _recorded((covers, excludes, full), k, sets, options, seconds, node)[1:]
+    return (sets, *_run((covers, excludes, full), k, sets, options, seconds, node)[1:], None)
 
 
 def recorded_search(covers: np.ndarray, excludes: np.ndarray, full: np.ndarray, k: int, *,
@@ -285,15 +300,19 @@ def recorded_search(covers: np.ndarray, excludes: np.ndarray, full: np.ndarray, 
     ``tree`` is whole only where the search was not stopped. A tree longer than
     :data:`TREE_ENTRIES` is written again, by the same search, into a buffer of its length."""
     sets = np.full((max(list_rows, 1), k), -1, np.int16)
+    return _recorded((covers, excludes, full), k, sets, (list_rows > 0, packing, 0), seconds)
+
+
+def _recorded(graph, k, sets, options, seconds, node=None):
+    """:func:`_run` writing its tree, into a buffer of the tree's length where the first is short."""
     tree = np.empty(TREE_ENTRIES, np.int32)
     started = time.monotonic()
-    graph, options = (covers, excludes, full), (list_rows > 0, packing, 0)
-    exists, stats = _run(graph, k, sets, options, seconds, tree=tree)
+    exists, stats = _run(graph, k, sets, options, seconds, node, tree)
     if stats[WRITTEN] > tree.shape[0] and not stats[STOPPED]:
         tree = np.empty(int(stats[WRITTEN]), np.int32)
         sets[:] = -1
         left = None if seconds is None else max(seconds - (time.monotonic() - started), 0.0)  # one time limit for both
-        exists, stats = _run(graph, k, sets, options, left, tree=tree)
+        exists, stats = _run(graph, k, sets, options, left, node, tree)
     return exists, sets, stats, tree[:min(int(stats[WRITTEN]), tree.shape[0])]
 
 

@@ -23,14 +23,13 @@ the machine): 40 of γ(Q_14)'s 1,175 gave 497 ± 46 s of one core, where the who
 from __future__ import annotations
 
 import time
-from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
 
 from chessdom.chessboard import PlacementProblem
 from chessdom.native_search.branch_and_bound import MAX_LISTED, SearchArrays, search_arrays
-from chessdom.native_search.domination_kernel import FOUND, STOPPED, branch_candidates, list_subtree
+from chessdom.native_search.domination_kernel import FOUND, STOPPED, list_subtree, node_entries
 
 COUNT_PARTS = 256
 """The nodes a count is cut at, at least: the search's nodes of the first depth that has
@@ -75,23 +74,26 @@ def subtree_parts(problem: PlacementProblem, value: int, at_least: int = COUNT_P
     return placements + level
 
 
-def list_part(problem: PlacementProblem, value: int, part: Subtree,
-              deadline: float | None = None) -> tuple[np.ndarray, int, bool]:
-    """``(placements, found, complete)``: the placements of ``part`` (rows of square
-    numbers, at most :data:`~.branch_and_bound.MAX_LISTED`), how many it has, and whether
-    the search finished; at ``deadline`` (``time.time()``, the one clock a worker on another
-    machine shares) it stops, keeping those listed."""
+def list_part(problem: PlacementProblem, value: int, part: Subtree, deadline: float | None = None,
+              recording: bool = False) -> tuple[np.ndarray, int, bool, np.ndarray | None]:
+    """``(placements, found, complete, tree)``: the placements of ``part`` (rows of square
+    numbers, at most :data:`~.branch_and_bound.MAX_LISTED`), how many it has, whether the
+    search finished, and with ``recording`` the part's subtree as the one search writes it
+    (:mod:`.subtree_trees` stitches them), else None; at ``deadline`` (``time.time()``, the
+    one clock a worker on another machine shares) it stops, keeping those listed."""
     seconds = None if deadline is None else deadline - time.time()
     if seconds is not None and seconds <= 0:
-        return np.zeros((0, value), np.int16), 0, False
+        return np.zeros((0, value), np.int16), 0, False, None
     arrays = search_arrays(problem)
-    sets, stats = list_subtree(arrays.covers, arrays.excludes, arrays.full, value, np.array(part.chosen, np.int64),
-                               _allowed(arrays, part), list_rows=MAX_LISTED, seconds=seconds, packing=arrays.packing)
-    found = int(stats[FOUND])
-    return sets[:min(found, MAX_LISTED)].copy(), found, not stats[STOPPED]
+    sets, stats, tree = list_subtree(arrays.covers, arrays.excludes, arrays.full, value,
+                                     np.array(part.chosen, np.int64), allowed_below(arrays, part), list_rows=MAX_LISTED,
+                                     seconds=seconds, packing=arrays.packing, recording=recording)
+    found, complete = int(stats[FOUND]), not stats[STOPPED]
+    kept = tree.copy() if recording and complete else None  # not a view of the search's 4 MB buffer
+    return sets[:min(found, MAX_LISTED)].copy(), found, complete, kept
 
 
-def _allowed(arrays: SearchArrays, node: Subtree) -> np.ndarray:
+def allowed_below(arrays: SearchArrays, node: Subtree) -> np.ndarray:
     """The squares the search may still choose below ``node``: neither chosen nor excluded
     there, nor taken from the candidates by a square chosen (independent domination)."""
     allowed = arrays.full.copy()
@@ -104,14 +106,19 @@ def _allowed(arrays: SearchArrays, node: Subtree) -> np.ndarray:
 
 def _children(arrays: SearchArrays, value: int, node: Subtree) -> list[Subtree] | None:
     """The node's children in the search, or None where it is a placement already."""
+    return node_below(arrays, value, node)[1]
+
+
+def node_below(arrays: SearchArrays, value: int, node: Subtree) -> tuple[list[int], list[Subtree] | None]:
+    """What the search writes into its tree for ``node`` itself
+    (:func:`~.domination_kernel.node_entries`), and its children: none where a bound ends
+    it, None where it is a placement already."""
     dominated = np.zeros(arrays.full.shape[0], np.uint64)
     for square in node.chosen:
         dominated |= arrays.covers[square]
-    allowed = _allowed(arrays, node)
-    candidates = branch_candidates(arrays.covers, arrays.full, dominated, allowed, value - len(node.chosen),
-                                   arrays.packing)
+    entries, candidates = node_entries(arrays.covers, arrays.full, dominated, allowed_below(arrays, node),
+                                       value - len(node.chosen), arrays.packing)
     if candidates is None:
-        return None
-    return [Subtree(node.chosen + (int(square),), node.excluded + tuple(int(c) for c in candidates[:i]))
-            for i, square in enumerate(candidates)]
-
+        return entries, None
+    return entries, [Subtree(node.chosen + (int(square),), node.excluded + tuple(int(c) for c in candidates[:i]))
+                     for i, square in enumerate(candidates)]

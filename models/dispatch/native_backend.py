@@ -124,7 +124,11 @@ def count_by_branch_and_bound(problem: PlacementProblem, value: int, *, time_lim
     those listed until then (``exact`` false). Given an ``executor`` or a ``state_dir`` the
     search runs in parts: on the executor's workers (here, one after the other, without
     one), each finished part recorded in ``state_dir`` and not listed again by a count given
-    the same directory; ``on_progress(done, total)`` as parts finish.
+    the same directory; ``on_progress(done, total)`` as parts finish. Within
+    :func:`recording_trees` a complete count keeps its listing tree for :func:`kept_tree`:
+    the one search's own, or in parts, each part's subtree (recorded beside its record in
+    ``state_dir``, so that a count resumed keeps it too) stitched into that same tree
+    (:func:`~chessdom.native_search.subtree_trees.stitched_tree`).
 
     Raises
     ------
@@ -139,13 +143,36 @@ def count_by_branch_and_bound(problem: PlacementProblem, value: int, *, time_lim
                              time_limit=UNLIMITED_SECONDS if time_limit is None else time_limit, on_tree=keep)
     parts = subtree_parts(problem, value)
     state = None if state_dir is None else branch_and_bound_state(state_dir, problem, value, [p.key for p in parts])
-    listed = _Listed(problem, value)
+    listed = _Listed(problem, value, recording=_RECORDING[0] > 0)
     todo = [part for part in parts if not listed.restored(part.key, state)]
     deadline = None if time_limit is None else time.time() + time_limit  # the workers' clock too: wall time
     with ThreadPoolExecutor(1) if executor is None else contextlib.nullcontext(executor) as runner:
         exact = _list_parts(runner, listed, todo, deadline, state, _progress(on_progress, len(parts) - len(todo),
                                                                              len(parts)))
-    return listed.count(exact, representatives, state)
+    counted = listed.count(exact, representatives, state)
+    if counted.exact and listed.trees is not None and len(listed.trees) == len(parts):
+        from chessdom.native_search.subtree_trees import stitched_tree
+
+        _keep(problem, value, stitched_tree(problem, value, parts, listed.trees), listing=True)
+    return counted
+
+
+def refute_by_branch_and_bound(problem: PlacementProblem, bound: int, executor: Executor | None = None,
+                               time_limit: float | None = None) -> bool | None:
+    """Whether no placement of ``bound`` pieces solves ``problem``, by the search in parts
+    (:func:`~chessdom.native_search.subtree_trees.tree_in_parts`) on ``executor``'s workers
+    (here, one after the other, without one); None where a part stopped at ``time_limit``
+    (wall seconds). Within :func:`recording_trees` a refutation keeps its tree — stitched
+    from the parts', entry for entry the one search's — for :func:`kept_tree`."""
+    from chessdom.native_search.subtree_trees import tree_in_parts
+
+    searched = tree_in_parts(problem, bound, executor, None if time_limit is None else time.time() + time_limit)
+    if searched is None:
+        return None
+    tree, found = searched
+    if found == 0 and _RECORDING[0]:
+        _keep(problem, bound, tree)
+    return found == 0
 
 
 def _list_parts(executor: Executor, listed: _Listed, parts: list, deadline: float | None,
@@ -154,8 +181,9 @@ def _list_parts(executor: Executor, listed: _Listed, parts: list, deadline: floa
     ``state``: whether every one finished before ``deadline`` (wall time)."""
     from chessdom.native_search.subtree_count import list_part
 
-    pending: dict[Future, object] = {executor.submit(list_part, listed.problem, listed.value, part, deadline): part
-                                     for part in parts}
+    pending: dict[Future, object] = {
+        executor.submit(list_part, listed.problem, listed.value, part, deadline, listed.trees is not None): part
+        for part in parts}
     exact = True
     try:
         while pending:
@@ -165,10 +193,11 @@ def _list_parts(executor: Executor, listed: _Listed, parts: list, deadline: floa
                 return False
             for future in finished:
                 part = pending.pop(future)
-                rows, found, complete = future.result()
+                rows, found, complete, subtree = future.result()
                 kept = listed.add(rows, found)
+                subtree = listed.keep_subtree(part.key, subtree)
                 if complete and state is not None:
-                    state.record_listed(part.key, kept, found)
+                    state.record_listed(part.key, kept, found, subtree)
                 exact = exact and complete
                 progress(1 if complete else 0)
     finally:
@@ -179,21 +208,39 @@ def _list_parts(executor: Executor, listed: _Listed, parts: list, deadline: floa
 
 class _Listed:
     """The placements the parts have listed (a million at most, as the one search keeps)
-    and how many they found."""
+    and how many they found; ``recording``, the subtrees they searched (``trees``), until
+    they outgrow what the checker replays (then None, and no tree is kept)."""
 
-    def __init__(self, problem: PlacementProblem, value: int):
+    def __init__(self, problem: PlacementProblem, value: int, recording: bool = False):
         from chessdom.native_search.branch_and_bound import MAX_LISTED
 
         self.problem, self.value, self.room = problem, value, MAX_LISTED
         self.rows: list[np.ndarray] = []
         self.found = 0
+        self.trees: dict[str, np.ndarray] | None = {} if recording else None
+        self.entries = 0
 
     def restored(self, key: str, state: CountState | None) -> bool:
-        """Whether ``state`` records the part ``key`` finished; if so its placements are added."""
+        """Whether ``state`` records the part ``key`` finished; if so its placements are
+        added, and its subtree where it recorded one."""
         if state is None or key not in state.finished:
             return False
         self.add(np.array(state.finished[key], np.int16).reshape(-1, self.value), state.found[key])
+        if self.trees is not None and self.keep_subtree(key, state.subtree(key)) is None:
+            self.trees = None  # a record without its subtree (written before they were kept): no tree
         return True
+
+    def keep_subtree(self, key: str, subtree: np.ndarray | None) -> np.ndarray | None:
+        """Keep the part ``key``'s ``subtree`` while the trees fit what the checker replays:
+        the one kept (None once they do not)."""
+        if self.trees is None or subtree is None:
+            return None
+        self.entries += len(subtree)
+        if self.entries > _replayable_entries(self.problem):
+            self.trees = None  # γ(Q_13)'s count: 14.8 M entries (59 MB); far larger ones would only fill memory
+            return None
+        self.trees[key] = subtree
+        return subtree
 
     def add(self, rows: np.ndarray, found: int) -> np.ndarray:
         """Add a part's ``found`` placements, of which ``rows`` were listed: those kept."""
@@ -221,6 +268,15 @@ class _Listed:
             state.record_complete(self.found, len(leaders))
         names = tuple(tuple(square_names(board, leader)) for leader in leaders) if representatives else None
         return SolutionCount(self.found, len(leaders), exact, names)
+
+
+def _replayable_entries(problem: PlacementProblem) -> int:
+    """The most entries the independent checker replays of a tree of ``problem``: the
+    contract's cap on nodes, and on nodes × squares × 64-bit words."""
+    from chessdom.certificates.contract import MAX_TREE_NODES, MAX_TREE_WORK
+
+    squares = problem.board.num_squares
+    return min(MAX_TREE_NODES, MAX_TREE_WORK // (squares * ((squares + 63) // 64)))
 
 
 def _progress(on_progress: Callable[[int, int], None] | None, done: int, total: int) -> Callable[[int], None]:
