@@ -291,7 +291,7 @@ def claim_of_count(board: dict, enumerated: dict) -> str:
 
 def test_a_search_run_again_stops_at_the_time_limit_and_says_so(tmp_path):
     result = solve_with(problem(13), SolveOptions(solver="bnb"))  # outside recording_trees: no tree kept
-    with pytest.raises(CertificateUnavailable, match="run again to write its tree, did not finish within the time"):
+    with pytest.raises(CertificateUnavailable, match="run again (in parts )?to write its tree, did not finish within the time"):
         make_certificate(result, tmp_path / "q13", CertifyOptions(form="tree", time_limit=0.05))
     assert not (tmp_path / "q13").exists()
 

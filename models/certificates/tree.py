@@ -57,9 +57,19 @@ def uses_tree(result: PlacementResult, form: str, enumeration: bool) -> bool:
         raise ValueError("form: a tree certifies domination, independent or total domination, not independence")
     if form != "auto" or not fits or result.value is None:
         return form == "tree"
-    kept = (kept_tree(result.problem, result.value, take=False, listing=True) if enumeration
-            else kept_tree(result.problem, result.value - 1, take=False) if result.solver.name == TREE_SOLVER else None)
-    return kept is not None or searched_again_in_reach(result.problem, enumeration)
+    return has_kept_tree(result, enumeration) or searched_again_in_reach(result.problem, enumeration)
+
+
+def has_kept_tree(result: PlacementResult, enumeration: bool) -> bool:
+    """Whether the solve of ``result`` kept the tree its certificate (of its count, with
+    ``enumeration``) takes, so that no search runs again."""
+    from chessdom.models.dispatch.native_backend import kept_tree
+
+    if result.value is None:
+        return False
+    if enumeration:
+        return kept_tree(result.problem, result.value, take=False, listing=True) is not None
+    return result.solver.name == TREE_SOLVER and kept_tree(result.problem, result.value - 1, take=False) is not None
 
 
 def searched_again_in_reach(problem: PlacementProblem, enumeration: bool = False) -> bool:
