@@ -6,7 +6,6 @@ bundle's or region cubes'), ``checking``, then ``checked``, ``unchecked`` or
 progress."""
 
 import time
-from dataclasses import replace
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from chessdom.api.runtime import tasks
@@ -144,13 +143,3 @@ def test_a_certified_jobs_progress_passes_making_and_checking_and_ends_checked(m
 def _distinct(states: list[str]) -> list[str]:
     """``states`` without repeats in a row."""
     return [state for index, state in enumerate(states) if index == 0 or states[index - 1] != state]
-
-
-def test_a_certified_queen_answer_auto_would_give_by_cubes_is_solved_by_the_search_that_certifies_it():
-    certify = Certify()
-    asked = PlacementArguments(problem=queens(14), solve=SolveOptions(), certify=certify)
-    assert tasks.certifiable(asked).solve.solver == "bnb"
-    for unchanged in (replace(asked, certify=None), replace(asked, problem=queens(13)),
-                      replace(asked, solve=SolveOptions(solver="cubes")), replace(asked, count=CountOptions()),
-                      replace(asked, certify=Certify(form="lrat"))):
-        assert tasks.certifiable(unchanged) == unchanged

@@ -17,7 +17,7 @@ from chessdom.chessboard import Piece, PlacementResult, check_placement, square_
 from chessdom.models import CubeOptions
 from chessdom.models.certificates import CertificateUnavailable, CertifyOptions, Progress
 from chessdom.models.certificates.options import proof_form
-from chessdom.models.certificates.tree import TREE_OBJECTIVES, searched_again_in_reach, uses_tree
+from chessdom.models.certificates.tree import TREE_OBJECTIVES, uses_tree
 from chessdom.models.dispatch.native_backend import recording_trees
 from chessdom.models.cubes import available_cores, local_pool
 from chessdom.processes import report_event
@@ -69,7 +69,6 @@ def placement(arguments: PlacementArguments) -> Answer:
         # An enumeration certificate lists every class: its representatives are listed then,
         # and shown only when asked for.
         count = replace(count, representatives=True)
-    arguments = certifiable(arguments)
     with _recording(arguments) as on_progress:
         result = models.solve_with(problem, arguments.solve, count=count, cubes=CubeOptions(workers=where),
                                    on_progress=on_progress)
@@ -78,20 +77,6 @@ def placement(arguments: PlacementArguments) -> Answer:
         return Answer(_as_asked(result, listed), trace=steps)
     bound, counted = _certifications(result, arguments, started)
     return Answer(_as_asked(result, listed), bound, counted, trace=steps)
-
-
-def certifiable(arguments: PlacementArguments) -> PlacementArguments:
-    """``arguments`` with the branch-and-bound asked for where ``auto`` would answer by
-    cubes and then certify by that search run again (γ and i of queens at 14×14,
-    :func:`~chessdom.models.certificates.tree.searched_again_in_reach`): the search that
-    answers then writes the certificate once. Measured through default jobs (load 1.3–2.2,
-    2 cores): γ(Q_14) answered by cubes in 16.3 s, certified by the search run again in
-    85.7 s in all."""
-    certify, solve = arguments.certify, arguments.solve
-    if (certify is None or certify.form not in ("auto", "tree") or solve.solver != "auto"
-            or arguments.count is not None or not searched_again_in_reach(arguments.problem)):
-        return arguments
-    return replace(arguments, solve=replace(solve, solver="bnb"))
 
 
 RECORDING = {"state": "recording", "form": "tree"}

@@ -50,7 +50,6 @@ def uses_tree(result: PlacementResult, form: str, enumeration: bool) -> bool:
     run again)."""
     if form not in FORMS:
         raise ValueError(f"form must be one of {', '.join(FORMS)}, got {form!r}")
-    from chessdom.models.dispatch.native_backend import kept_tree
 
     fits = result.problem.objective in TREE_OBJECTIVES
     if form == "tree" and not fits:
