@@ -25,8 +25,8 @@ from tqdm import tqdm
 from chessdom.atlas.compute import EntrySpec, compute_entry, entry_of
 from chessdom.atlas.dataset import write_dataset_files
 from chessdom.atlas.provenance import provenance
-from chessdom.atlas.schema import OUT_OF_REACH, PROVED, WORK
-from chessdom.atlas.store import PENDING, finished, read_entry, write_entry, write_indexes
+from chessdom.atlas.schema import OUT_OF_REACH, PROVED
+from chessdom.atlas.store import finished, read_entry, remove_empty_work, write_entry, write_indexes
 from chessdom.processes import WorkerFailed, WorkerPool
 from chessdom.processes.executors import connect_cluster
 
@@ -217,15 +217,8 @@ def build(directory: Path, specs: Sequence[EntrySpec], executor, *, progress: bo
         bar.close()
         write_indexes(directory, made_by)
         write_dataset_files(directory)
-        _remove_if_empty(directory / PENDING)
-        _remove_if_empty(directory / WORK)
+        remove_empty_work(directory)
     return BuildOutcome(computed, len(specs) - len(pending), failures)
-
-
-def _remove_if_empty(work: Path) -> None:
-    """``.work/`` once no entry has unfinished state left in it."""
-    with contextlib.suppress(OSError):
-        work.rmdir()
 
 
 def _stopped(spec: EntrySpec, reported: dict):

@@ -8,6 +8,7 @@ earlier rows. An entry file holds the entry's row only: a class is written once.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import io
@@ -118,6 +119,14 @@ def write_classes(directory: Path, entries: list[Entry]) -> None:
     write_atomically(directory / CLASSES, _parquet(read))
     for path in taken:
         path.unlink()
+
+
+def remove_empty_work(directory: Path) -> None:
+    """``.work/classes/`` and ``.work/`` once nothing is left in them (no entry's
+    unfinished state, no class list waiting)."""
+    for work in (directory / PENDING, directory / WORK):
+        with contextlib.suppress(OSError):
+            work.rmdir()
 
 
 def _order(entry: Entry) -> tuple:

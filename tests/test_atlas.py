@@ -289,3 +289,25 @@ def test_a_count_whose_certificate_was_not_made_is_kept_as_a_proved_lower_bound(
         assert main(["atlas", "compare", str(tmp_path), "--reference", str(tmp_path / "r.json"), "--format", "csv"]) == 0
         line = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("A002563,"))
         assert ",disagree," in line and said in line and "certificates/queen-domination-5x5.tar.gz" in line
+
+
+def test_merge_takes_another_atlas_entries_as_they_are_and_the_result_checks(built, tmp_path, capsys):
+    destination = tmp_path / "into"
+    king = EntrySpec(destination, "king", "domination", 2, 2, time_limit=60, count_limit=60)
+    assert build(destination, [king], Here(), progress=False).failures == []
+    assert main(["atlas", "merge", str(built), "--into", str(destination)]) == 0
+    source, merged = Atlas.open(built), Atlas.open(destination)
+    assert {e.stem for e in merged.entries()} == {e.stem for e in source.entries()} | {king.stem}
+    for entry in source.entries():  # rows, class lists and archives as the source has them
+        assert merged.entry(entry.piece, entry.parameter, entry.rows) == entry
+        assert merged.classes(entry) == source.classes(entry)
+        for archive in (entry.certificate, entry.count_certificate):
+            if archive is not None:
+                assert (destination / archive).read_bytes() == (built / archive).read_bytes()
+    assert not (destination / ".work").exists()
+    assert main(["atlas", "check", str(destination), "--jobs", "0", "--no-progress"]) == 0
+    capsys.readouterr()
+    assert main(["atlas", "merge", str(built), "--into", str(destination)]) == 0
+    assert f"0 entries taken from {built}, {len(source.entries())} already there kept" in capsys.readouterr().out
+    assert main(["atlas", "merge", str(built), "--into", str(destination), "--replace"]) == 0
+    assert f"{len(source.entries())} entries taken" in capsys.readouterr().out

@@ -25,6 +25,12 @@ classes of the optimal placements (lex-leaders, distinct, true orbit sizes addin
 the count, the same as the count certificate lists), and the index against the entry
 files. One line per fault; exit status 1 if any."""
 
+MERGE_DESCRIPTION = """\
+Take the finished entries of the atlas SOURCE (a frontier run built into a directory of
+its own) into the atlas DIR as they are — each row, its archives and its class list, none
+computed again — and write DIR's indexes again. An entry DIR has finished already stays as
+it is unless --replace. Re-check the result with chessdom atlas check DIR."""
+
 
 def add_atlas(commands) -> None:
     parser = commands.add_parser("atlas", help="build, re-check, export and compare the atlas of proved values",
@@ -48,6 +54,13 @@ def add_atlas(commands) -> None:
     compare.add_argument("--reference", type=Path, metavar="FILE",
                          help="the published terms (default: the reference shipped with chessdom)")
     compare.set_defaults(handler=_compare)
+    merge = actions.add_parser("merge", help="take the entries of one atlas into another",
+                               description=MERGE_DESCRIPTION)
+    merge.add_argument("source", type=Path, metavar="SOURCE", help="the atlas whose entries are taken")
+    merge.add_argument("--into", type=Path, required=True, metavar="DIR", help="the atlas that takes them")
+    merge.add_argument("--replace", action="store_true",
+                       help="also take the entries DIR has finished already, in their place")
+    merge.set_defaults(handler=_merge)
 
 
 def _add_build(actions) -> None:
@@ -144,14 +157,15 @@ def _check(args: argparse.Namespace) -> int:
     return 1 if faults else 0
 
 
-def _open(directory: Path | None):
-    """The atlas in ``directory`` (None: the shipped one); ValueError when there is none."""
+def _open(directory: Path | None, argument: str = "DIR"):
+    """The atlas in ``directory`` (None: the shipped one); ValueError naming ``argument``
+    when there is none."""
     from chessdom.atlas.reader import Atlas
 
     try:
         return Atlas.open(directory)
     except OSError as error:
-        raise ValueError(f"argument DIR: no atlas in {directory or 'the shipped data'}: {error.strerror}") from None
+        raise ValueError(f"argument {argument}: no atlas in {directory or 'the shipped data'}: {error.strerror}") from None
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -171,4 +185,13 @@ def _compare(args: argparse.Namespace) -> int:
             raise ValueError(f"argument --only: {', '.join(sorted(unknown))} is not agree, disagree or new")
         rows = [row for row in rows if row.verdict in args.only]
     sys.stdout.write(render(rows, args.format))
+    return 0
+
+
+def _merge(args: argparse.Namespace) -> int:
+    from chessdom.atlas.merge import merge
+
+    _open(args.source, "SOURCE")
+    merged = merge(args.source, args.into, replace=args.replace)
+    print(f"{args.into}: {len(merged.taken)} entries taken from {args.source}, {len(merged.kept)} already there kept")
     return 0
