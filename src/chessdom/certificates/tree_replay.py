@@ -44,7 +44,7 @@ def _common(a, b):
 
 
 @njit(cache=True)
-def _member(row, v):
+def member(row, v):
     return (row[v // 64] >> np.uint64(v % 64)) & np.uint64(1) == np.uint64(1)
 
 
@@ -60,7 +60,7 @@ def _bound_fails(covers, undominated, allowed, left):
     dominates add up to less than the undominated count."""
     largest = np.zeros(left + 1, np.int64)  # kept in descending order; the last slot spare
     for c in range(covers.shape[0]):
-        if _member(allowed, c):
+        if member(allowed, c):
             gain = _common(covers[c], undominated)
             j = left
             while j > 0 and largest[j - 1] < gain:
@@ -71,13 +71,13 @@ def _bound_fails(covers, undominated, allowed, left):
 
 
 @njit(cache=True)
-def _ordered(covers, dominators, undominated, allowed, vertex):
+def ordered_candidates(covers, dominators, undominated, allowed, vertex):
     """The allowed squares dominating ``vertex``: most undominated squares dominated
     first, the lower square first among equals."""
     squares = covers.shape[0]
     keys = []
     for c in range(squares):
-        if _member(allowed, c) and _member(dominators[vertex], c):
+        if member(allowed, c) and member(dominators[vertex], c):
             keys.append((squares - _common(covers[c], undominated)) * squares + c)
     if len(keys) == 0:
         return np.zeros(0, np.int64)
@@ -104,7 +104,7 @@ def _packing_holds(dominators, undominated, allowed, left, tree, state, at):
     taken = np.zeros_like(undominated)
     for i in range(p):
         vertex = tree[at + 2 + i]
-        if vertex < 0 or vertex >= squares or not _member(undominated, vertex) or _member(listed, vertex):
+        if vertex < 0 or vertex >= squares or not member(undominated, vertex) or member(listed, vertex):
             return _fail(state, PACKING_SQUARE, at)
         listed[vertex // 64] |= np.uint64(1) << np.uint64(vertex % 64)
         candidates = dominators[vertex] & allowed
@@ -146,15 +146,15 @@ def replay_node(rows, full, dominated, allowed, left, tree, state, path, found):
     squares = covers.shape[0]
     if entry <= NO_CANDIDATE:
         vertex = NO_CANDIDATE - entry
-        if vertex >= squares or not _member(undominated, vertex) or _count(dominators[vertex] & allowed):
+        if vertex >= squares or not member(undominated, vertex) or _count(dominators[vertex] & allowed):
             return _fail(state, HAS_CANDIDATE, at)
         return True
-    if entry >= squares or not _member(undominated, entry):
+    if entry >= squares or not member(undominated, entry):
         return _fail(state, DOMINATED, at)
     if left == 0:
         return _fail(state, TOO_DEEP, at)
     narrowed = allowed.copy()
-    for c in _ordered(covers, dominators, undominated, allowed, entry):
+    for c in ordered_candidates(covers, dominators, undominated, allowed, entry):
         narrowed[c // 64] &= ~(np.uint64(1) << np.uint64(c % 64))  # later children exclude c
         path[path.shape[0] - left] = c
         if not replay_node(rows, full, dominated | covers[c], narrowed & ~excludes[c], left - 1, tree, state, path,
