@@ -38,6 +38,8 @@ CUT_ROOM = 1 << 16
 """Cuts recorded by the first pass; more, and the pass runs once more with room for all."""
 _COUNT, _AT, _PACKING, _DEPTH = 0, 1, 2, 3
 """The first pass's ``scan``: cuts met, position, packing leaves allowed, the cut depth."""
+_DOMINATED, _ALLOWED, _NARROWED, _UNDOMINATED = 0, 1, 2, 3
+"""The rows of the first pass's state at a depth."""
 
 
 def replay_threads() -> int:
@@ -127,7 +129,9 @@ def _cuts(board, bound: int, tree: np.ndarray, room: int, packing: bool):
             np.zeros((room, words), np.uint64), np.zeros((room, words), np.uint64), np.zeros((room, bound), np.int64))
     scan = np.zeros(4, np.int64)
     scan[_PACKING], scan[_DEPTH] = packing, min(SPLIT_DEPTH, bound)
-    walked = _walk(board, tree, cuts, scan, np.zeros_like(full), full.copy(), bound, np.zeros(bound, np.int64))
+    states = np.zeros((bound + 1, 4, words), np.uint64)
+    states[0, _ALLOWED] = full
+    walked = _walk(board, tree, cuts, scan, states, bound, np.zeros(bound, np.int64))
     met = min(int(scan[_COUNT]), room)
     return tuple(part[:met] for part in cuts), scan, walked
 
@@ -163,46 +167,53 @@ def _leaf(tree, scan):
 
 
 @njit(cache=True)
-def _record(cuts, scan, dominated, allowed, left, path):
+def _record(cuts, scan, state, left, path):
     """A cut at ``scan[_AT]``: its number (its state kept while there is room)."""
     cut = scan[_COUNT]
     scan[_COUNT] += 1
     if cut < cuts[0].shape[0]:
         cuts[0][cut], cuts[2][cut] = scan[_AT], left
-        cuts[3][cut, :], cuts[4][cut, :], cuts[5][cut, :] = dominated, allowed, path
+        cuts[3][cut, :], cuts[4][cut, :], cuts[5][cut, :] = state[_DOMINATED], state[_ALLOWED], path
     return cut
 
 
 @njit(cache=True)
-def _walk(board, tree, cuts, scan, dominated, allowed, left, path):
+def _walk(board, tree, cuts, scan, states, left, path):
     """Walk the subtree at ``scan[_AT]``, recording cuts at ``scan[_DEPTH]`` pieces placed
-    and at the leaves above: whether its shape could be walked. An internal node is checked
-    by every rule the replay applies to it (its square on the board and undominated, a
-    piece left). A leaf child below the cut depth is stepped over without its state: most
-    entries are leaves, and that keeps the pass a small part of a replay. (One function, not
-    two calling each other: numba's cache loads mutually recursive functions that crash.)"""
+    and at the leaves above: whether its shape could be walked. ``states[placed]`` holds
+    the node's dominated and allowed squares, and room for its narrowed and undominated
+    ones (rows kept per depth, not allocated per node). An internal node is checked by
+    every rule the replay applies to it (its square on the board and undominated, a piece
+    left). A leaf child below the cut depth is stepped over without its state: most entries
+    are leaves, which keeps the pass a small part of a replay. (One function, not two
+    calling each other: numba's cache loads mutually recursive functions that crash.)"""
     covers, dominators, excludes, full = board
     at = scan[_AT]
     if at >= tree.shape[0]:
         return False
     vertex, placed = tree[at], path.shape[0] - left
-    cut = _record(cuts, scan, dominated, allowed, left, path) if placed == scan[_DEPTH] or (
+    state = states[placed]
+    cut = _record(cuts, scan, state, left, path) if placed == scan[_DEPTH] or (
         vertex < 0 and placed < scan[_DEPTH]) else -1
     if vertex < 0:
         walked = _leaf(tree, scan)
     else:
-        undominated = full & ~dominated
-        walked = left > 0 and vertex < covers.shape[0] and member(undominated, vertex)
+        state[_UNDOMINATED, :] = full & ~state[_DOMINATED]
+        walked = left > 0 and vertex < covers.shape[0] and member(state[_UNDOMINATED], vertex)
         scan[_AT] = at + 1
-        narrowed = allowed.copy()
-        candidates = ordered_candidates(covers, dominators, undominated, allowed, vertex) if walked else path[:0]
+        state[_NARROWED, :] = state[_ALLOWED]
+        candidates = ordered_candidates(covers, dominators, state[_UNDOMINATED], state[_ALLOWED], vertex) \
+            if walked else path[:0]
         for c in candidates:
-            narrowed[c // 64] &= ~(np.uint64(1) << np.uint64(c % 64))
+            state[_NARROWED, c // 64] &= ~(np.uint64(1) << np.uint64(c % 64))
             if placed + 1 > scan[_DEPTH] and scan[_AT] < tree.shape[0] and tree[scan[_AT]] < 0:
                 walked = _leaf(tree, scan)
             else:
                 path[placed] = c
-                walked = _walk(board, tree, cuts, scan, dominated | covers[c], narrowed & ~excludes[c], left - 1, path)
+                for w in range(full.shape[0]):
+                    states[placed + 1, _DOMINATED, w] = state[_DOMINATED, w] | covers[c, w]
+                    states[placed + 1, _ALLOWED, w] = state[_NARROWED, w] & ~excludes[c, w]
+                walked = _walk(board, tree, cuts, scan, states, left - 1, path)
             if not walked:
                 break
     if walked and 0 <= cut < cuts[0].shape[0]:

@@ -73,15 +73,21 @@ def _bound_fails(covers, undominated, allowed, left):
 @njit(cache=True)
 def ordered_candidates(covers, dominators, undominated, allowed, vertex):
     """The allowed squares dominating ``vertex``: most undominated squares dominated
-    first, the lower square first among equals."""
+    first, the lower square first among equals. (Read from the set bits of the words, not
+    by testing every square: 3.8 against 1.5 µs a node on 13×13, and a replay's internal
+    nodes are a third of its time.)"""
     squares = covers.shape[0]
-    keys = []
-    for c in range(squares):
-        if member(allowed, c) and member(dominators[vertex], c):
-            keys.append((squares - _common(covers[c], undominated)) * squares + c)
-    if len(keys) == 0:
-        return np.zeros(0, np.int64)
-    return np.sort(np.array(keys)) % squares
+    keys = np.empty(squares, np.int64)
+    found = 0
+    for w in range(allowed.shape[0]):
+        word = allowed[w] & dominators[vertex][w]
+        while word:
+            low = word & (~word + np.uint64(1))
+            c = w * 64 + _bits(low - np.uint64(1))
+            word ^= low
+            keys[found] = (squares - _common(covers[c], undominated)) * squares + c
+            found += 1
+    return np.sort(keys[:found]) % squares
 
 
 @njit(cache=True)
