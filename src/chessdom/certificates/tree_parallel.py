@@ -58,9 +58,9 @@ def replay_split(rows, full, bound: int, tree: np.ndarray, found: np.ndarray, pa
     the cuts replayed on ``threads`` threads; None where the first pass stopped (the serial
     replay then decides). ``found`` receives the set leaves' squares, in the serial order."""
     board = (*rows, full)
-    cuts, scan, walked = _cuts(board, bound, tree, min(CUT_ROOM, len(tree)), packing)
+    cuts, scan, walked = first_pass(board, bound, tree, min(CUT_ROOM, len(tree)), packing)
     if walked and scan[_COUNT] > len(cuts[0]):
-        cuts, scan, walked = _cuts(board, bound, tree, int(scan[_COUNT]), packing)
+        cuts, scan, walked = first_pass(board, bound, tree, int(scan[_COUNT]), packing)
     if not walked:
         return None
     starts, ends = cuts[0], cuts[1]
@@ -120,7 +120,7 @@ def _set_offsets(tree, starts, ends, items, rows: int) -> list[int]:
     return offsets
 
 
-def _cuts(board, bound: int, tree: np.ndarray, room: int, packing: bool):
+def first_pass(board, bound: int, tree: np.ndarray, room: int, packing: bool):
     """The first pass with room for ``room`` cuts: ``(cuts, scan, walked)``, the cuts as
     ``(starts, ends, lefts, dominated, allowed, paths)`` cut to those met."""
     full = board[3]
