@@ -97,10 +97,13 @@ def test_a_knight_tree_with_packing_leaves_is_accepted_by_the_threads(n):
 
 
 def test_more_cuts_than_the_first_pass_has_room_for(monkeypatch):
-    monkeypatch.setattr(tree_parallel, "CUT_ROOM", 4)
+    monkeypatch.setattr(tree_parallel, "CUT_BYTES", 8 * 200)  # room for a few cuts: cut at depth 1
     problem, value, tree = listing(7)
     serial, split = both(problem, value, tree, len(tree))
     assert serial[:2] == split[:2] and serial[1] is None and np.array_equal(serial[2], split[2])
+    assert split_outcome(problem, value, tree)[:2] == (serial[0], 0), "cut at depth 1 (19 cuts), not serial"
+    monkeypatch.setattr(tree_parallel, "CUT_BYTES", 8 * 100)  # not even room for depth 1: the serial replay
+    assert split_outcome(problem, value, tree) is None and both(problem, value, tree)[1][:2] == serial[:2]
 
 
 @pytest.fixture
@@ -110,7 +113,7 @@ def cut_q12(monkeypatch):
     monkeypatch.setattr(tree_parallel, "SPLIT_DEPTH", 2)
     problem, bound, tree = refutation(12)
     rows = neighbourhoods(problem)
-    cuts, scan, walked = tree_parallel.first_pass((*rows[:3], rows[3]), bound, tree, len(tree), False)
+    cuts, scan, walked = tree_parallel.first_pass(rows, tree, len(tree), False, (bound, 2))
     assert walked and int(scan[1]) == len(tree)
     starts, ends = cuts[0], cuts[1]
     assert (ends - starts).max() > 20

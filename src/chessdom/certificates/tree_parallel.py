@@ -34,8 +34,11 @@ PARALLEL_NODES = 1 << 20
 start do not pay below about a second of replay (measured below, in the module's notes)."""
 SPLIT_DEPTH = 3
 """Cuts at depth 3: γ(Q_14)'s tree has enough of them for two threads to share evenly."""
-CUT_ROOM = 1 << 16
-"""Cuts recorded by the first pass; more, and the pass runs once more with room for all."""
+CUT_BYTES = 64 << 20
+"""The memory the first pass's cuts may take (a cut's state is 8 × (3 + 2 × words + depth)
+bytes: 144 on 14×14, so 466,000 cuts). A tree with more cuts at that depth is walked again
+and cut one level higher, down to depth 1 (at most a cut per square and one per leaf
+above), so that a forged tree's shape cannot make the checker ask for more."""
 _COUNT, _AT, _PACKING, _DEPTH = 0, 1, 2, 3
 """The first pass's ``scan``: cuts met, position, packing leaves allowed, the cut depth."""
 _DOMINATED, _ALLOWED, _NARROWED, _UNDOMINATED = 0, 1, 2, 3
@@ -57,11 +60,13 @@ def replay_split(rows, full, bound: int, tree: np.ndarray, found: np.ndarray, pa
     """``(sets, error, error_at, position)`` as the serial replay's ``state`` would end, from
     the cuts replayed on ``threads`` threads; None where the first pass stopped (the serial
     replay then decides). ``found`` receives the set leaves' squares, in the serial order."""
-    board = (*rows, full)
-    cuts, scan, walked = first_pass(board, bound, tree, min(CUT_ROOM, len(tree)), packing)
-    if walked and scan[_COUNT] > len(cuts[0]):
-        cuts, scan, walked = first_pass(board, bound, tree, int(scan[_COUNT]), packing)
-    if not walked:
+    board, depth = (*rows, full), min(SPLIT_DEPTH, bound)
+    room = min(len(tree), CUT_BYTES // (8 * (3 + 2 * len(full) + depth)))
+    cuts, scan, walked = first_pass(board, tree, room, packing, (bound, depth))
+    while walked and scan[_COUNT] > room and depth > 1:
+        depth -= 1
+        cuts, scan, walked = first_pass(board, tree, room, packing, (bound, depth))
+    if not walked or scan[_COUNT] > room:
         return None
     starts, ends = cuts[0], cuts[1]
     items = _items(starts, ends, threads)
@@ -120,15 +125,17 @@ def _set_offsets(tree, starts, ends, items, rows: int) -> list[int]:
     return offsets
 
 
-def first_pass(board, bound: int, tree: np.ndarray, room: int, packing: bool):
-    """The first pass with room for ``room`` cuts: ``(cuts, scan, walked)``, the cuts as
-    ``(starts, ends, lefts, dominated, allowed, paths)`` cut to those met."""
+def first_pass(board, tree: np.ndarray, room: int, packing: bool, depths: tuple[int, int]):
+    """The first pass with room for ``room`` cuts, from ``bound`` pieces to place, cut at
+    ``depth`` (``depths``): ``(cuts, scan, walked)``, the cuts as ``(starts, ends, lefts,
+    dominated, allowed, paths)`` cut to those met, a path as its first ``depth`` squares."""
+    bound, depth = depths
     full = board[3]
     words = full.shape[0]
     cuts = (np.zeros(room, np.int64), np.zeros(room, np.int64), np.zeros(room, np.int64),
-            np.zeros((room, words), np.uint64), np.zeros((room, words), np.uint64), np.zeros((room, bound), np.int64))
+            np.zeros((room, words), np.uint64), np.zeros((room, words), np.uint64), np.zeros((room, depth), np.int64))
     scan = np.zeros(4, np.int64)
-    scan[_PACKING], scan[_DEPTH] = packing, min(SPLIT_DEPTH, bound)
+    scan[_PACKING], scan[_DEPTH] = packing, depth
     states = np.zeros((bound + 1, 4, words), np.uint64)
     states[0, _ALLOWED] = full
     walked = _walk(board, tree, cuts, scan, states, bound, np.zeros(bound, np.int64))
@@ -141,9 +148,11 @@ def _replay_cuts(rows, full, cuts, lo, hi, tree, state, found):
     """Replay cuts ``lo`` to ``hi - 1`` in turn, each from its recorded state and to its
     recorded end; ``state`` as ``replay_node`` leaves it (SETS summed over the cuts)."""
     starts, ends, lefts, dominated, allowed, paths = cuts
+    path = np.zeros(found.shape[1], np.int64)  # found's rows are the bound's length, even where there are none
     for i in range(lo, hi):
         state[POSITION] = starts[i]
-        if not replay_node(rows, full, dominated[i], allowed[i].copy(), lefts[i], tree, state, paths[i].copy(), found):
+        path[:paths.shape[1]] = paths[i]
+        if not replay_node(rows, full, dominated[i], allowed[i].copy(), lefts[i], tree, state, path, found):
             return
         if state[POSITION] != ends[i]:
             return
@@ -173,7 +182,7 @@ def _record(cuts, scan, state, left, path):
     scan[_COUNT] += 1
     if cut < cuts[0].shape[0]:
         cuts[0][cut], cuts[2][cut] = scan[_AT], left
-        cuts[3][cut, :], cuts[4][cut, :], cuts[5][cut, :] = state[_DOMINATED], state[_ALLOWED], path
+        cuts[3][cut, :], cuts[4][cut, :], cuts[5][cut, :] = state[_DOMINATED], state[_ALLOWED], path[:scan[_DEPTH]]
     return cut
 
 
