@@ -17,7 +17,12 @@ import zlib
 import numpy as np
 
 from chessdom.certificates.contract import (
-    CONTRACT_V7, MAX_TREE_NODES, TREE_MAGIC, ContractError, attacks, validate_problem,
+    CONTRACT_V7,
+    MAX_TREE_NODES,
+    TREE_MAGIC,
+    ContractError,
+    attacks,
+    validate_problem,
 )
 from chessdom.certificates.files import FileMismatch, read_listed
 from chessdom.certificates.verdict import Verdict
@@ -106,7 +111,8 @@ def replay(problem: dict, bound: int, tree: np.ndarray, listed: int = 0, *,
     entries only with ``packing`` (version 7). A tree of :data:`~.tree_parallel.PARALLEL_NODES`
     entries or more is replayed on ``threads`` threads (:func:`~.tree_parallel.replay_threads`
     by default), with the same outcome."""
-    from chessdom.certificates import tree_parallel, tree_replay as compiled  # numba loads only where a tree is checked
+    from chessdom.certificates import tree_parallel  # numba loads only where a tree is checked
+    from chessdom.certificates import tree_replay as compiled
 
     rows = neighbourhoods(problem)
     found = np.zeros((listed, bound), np.int64)
@@ -118,8 +124,9 @@ def replay(problem: dict, bound: int, tree: np.ndarray, listed: int = 0, *,
         state = np.zeros(5, np.int64)
         state[compiled.PACKING] = packing
         found[:] = 0
-        compiled.replay_node(rows[:3], rows[3], np.zeros_like(rows[3]), rows[3].copy(), bound, tree, state,
-                             np.zeros(bound, np.int64), found)
+        states = np.zeros((bound + 1, 4, len(rows[3])), np.uint64)
+        states[0, compiled.ALLOWED_ROW] = rows[3]
+        compiled.replay_node(rows[:3], rows[3], states, bound, tree, state, np.zeros(bound, np.int64), found)
         outcome = tuple(int(state[i]) for i in (compiled.SETS, compiled.ERROR, compiled.ERROR_AT, compiled.POSITION))
     sets, error, error_at, position = outcome
     if error:

@@ -1,6 +1,6 @@
 """The replay of a large tree on several threads, with the serial replay's verdict.
 
-A first pass (:func:`_scan`) walks the tree's shape: at every internal node it recomputes
+A first pass (:func:`_walk`) walks the tree's shape: at every internal node it recomputes
 the candidates and their order exactly as :func:`~.tree_replay.replay_node` does (the
 children's extents follow from them), checks the node's own rules, and records a **cut** at
 every node of depth :data:`SPLIT_DEPTH` and every leaf above it: its position, the end of
@@ -14,7 +14,8 @@ Same verdict as the serial replay: a node's state depends only on its ancestors,
 pass checked, so the first cut that fails fails at the entry and for the reason the serial
 replay would report. Anything the pass cannot walk (a branch off the board or on a
 dominated square, a tree that ends early, too deep, a packing leaf in version 5) stops it,
-and then the serial replay gives the verdict — a forged tree costs at most one more pass."""
+and then the serial replay gives the verdict — a forged tree costs at most three more
+passes (one per depth tried, :data:`CUT_BYTES`), each lighter than a replay."""
 
 from __future__ import annotations
 
@@ -25,7 +26,20 @@ import numpy as np
 from numba import njit
 
 from chessdom.certificates.tree_replay import (
-    ERROR, ERROR_AT, PACKING, PACKING_LEAF, POSITION, SETS, SET_LEAF, member, ordered_candidates, replay_node,
+    ALLOWED_ROW,
+    DOMINATED_ROW,
+    ERROR,
+    ERROR_AT,
+    NARROWED_ROW,
+    PACKING,
+    PACKING_LEAF,
+    POSITION,
+    SET_LEAF,
+    SETS,
+    UNDOMINATED_ROW,
+    member,
+    ordered_candidates,
+    replay_node,
 )
 
 THREADS_VARIABLE = "CHESSDOM_REPLAY_THREADS"
@@ -41,8 +55,6 @@ and cut one level higher, down to depth 1 (at most a cut per square and one per 
 above), so that a forged tree's shape cannot make the checker ask for more."""
 _COUNT, _AT, _PACKING, _DEPTH = 0, 1, 2, 3
 """The first pass's ``scan``: cuts met, position, packing leaves allowed, the cut depth."""
-_DOMINATED, _ALLOWED, _NARROWED, _UNDOMINATED = 0, 1, 2, 3
-"""The rows of the first pass's state at a depth."""
 
 
 def replay_threads() -> int:
@@ -137,7 +149,7 @@ def first_pass(board, tree: np.ndarray, room: int, packing: bool, depths: tuple[
     scan = np.zeros(4, np.int64)
     scan[_PACKING], scan[_DEPTH] = packing, depth
     states = np.zeros((bound + 1, 4, words), np.uint64)
-    states[0, _ALLOWED] = full
+    states[0, ALLOWED_ROW] = full
     walked = _walk(board, tree, cuts, scan, states, bound, np.zeros(bound, np.int64))
     met = min(int(scan[_COUNT]), room)
     return tuple(part[:met] for part in cuts), scan, walked
@@ -148,11 +160,15 @@ def _replay_cuts(rows, full, cuts, lo, hi, tree, state, found):
     """Replay cuts ``lo`` to ``hi - 1`` in turn, each from its recorded state and to its
     recorded end; ``state`` as ``replay_node`` leaves it (SETS summed over the cuts)."""
     starts, ends, lefts, dominated, allowed, paths = cuts
-    path = np.zeros(found.shape[1], np.int64)  # found's rows are the bound's length, even where there are none
+    bound = found.shape[1]  # found's rows are the bound's length, even where there are none
+    path = np.zeros(bound, np.int64)
+    states = np.zeros((bound + 1, 4, full.shape[0]), np.uint64)
     for i in range(lo, hi):
         state[POSITION] = starts[i]
         path[:paths.shape[1]] = paths[i]
-        if not replay_node(rows, full, dominated[i], allowed[i].copy(), lefts[i], tree, state, path, found):
+        states[bound - lefts[i], DOMINATED_ROW, :] = dominated[i]
+        states[bound - lefts[i], ALLOWED_ROW, :] = allowed[i]
+        if not replay_node(rows, full, states, lefts[i], tree, state, path, found):
             return
         if state[POSITION] != ends[i]:
             return
@@ -182,7 +198,8 @@ def _record(cuts, scan, state, left, path):
     scan[_COUNT] += 1
     if cut < cuts[0].shape[0]:
         cuts[0][cut], cuts[2][cut] = scan[_AT], left
-        cuts[3][cut, :], cuts[4][cut, :], cuts[5][cut, :] = state[_DOMINATED], state[_ALLOWED], path[:scan[_DEPTH]]
+        cuts[3][cut, :], cuts[4][cut, :] = state[DOMINATED_ROW], state[ALLOWED_ROW]
+        cuts[5][cut, :] = path[:scan[_DEPTH]]
     return cut
 
 
@@ -207,21 +224,21 @@ def _walk(board, tree, cuts, scan, states, left, path):
     if vertex < 0:
         walked = _leaf(tree, scan)
     else:
-        state[_UNDOMINATED, :] = full & ~state[_DOMINATED]
-        walked = left > 0 and vertex < covers.shape[0] and member(state[_UNDOMINATED], vertex)
+        state[UNDOMINATED_ROW, :] = full & ~state[DOMINATED_ROW]
+        walked = left > 0 and vertex < covers.shape[0] and member(state[UNDOMINATED_ROW], vertex)
         scan[_AT] = at + 1
-        state[_NARROWED, :] = state[_ALLOWED]
-        candidates = ordered_candidates(covers, dominators, state[_UNDOMINATED], state[_ALLOWED], vertex) \
+        state[NARROWED_ROW, :] = state[ALLOWED_ROW]
+        candidates = ordered_candidates(covers, dominators, state[UNDOMINATED_ROW], state[ALLOWED_ROW], vertex) \
             if walked else path[:0]
         for c in candidates:
-            state[_NARROWED, c // 64] &= ~(np.uint64(1) << np.uint64(c % 64))
+            state[NARROWED_ROW, c // 64] &= ~(np.uint64(1) << np.uint64(c % 64))
             if placed + 1 > scan[_DEPTH] and scan[_AT] < tree.shape[0] and tree[scan[_AT]] < 0:
                 walked = _leaf(tree, scan)
             else:
                 path[placed] = c
                 for w in range(full.shape[0]):
-                    states[placed + 1, _DOMINATED, w] = state[_DOMINATED, w] | covers[c, w]
-                    states[placed + 1, _ALLOWED, w] = state[_NARROWED, w] & ~excludes[c, w]
+                    states[placed + 1, DOMINATED_ROW, w] = state[DOMINATED_ROW, w] | covers[c, w]
+                    states[placed + 1, ALLOWED_ROW, w] = state[NARROWED_ROW, w] & ~excludes[c, w]
                 walked = _walk(board, tree, cuts, scan, states, left - 1, path)
             if not walked:
                 break

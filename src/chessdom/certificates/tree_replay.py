@@ -14,6 +14,8 @@ DEGREE_LEAF, SET_LEAF, NO_CANDIDATE = -1, -2, -3
 PACKING_LEAF = -(1 << 31)
 """Version 7: then the count ``p`` and ``p`` squares (the contract page, "Version 7")."""
 POSITION, SETS, ERROR, ERROR_AT, PACKING = 0, 1, 2, 3, 4
+DOMINATED_ROW, ALLOWED_ROW, NARROWED_ROW, UNDOMINATED_ROW = 0, 1, 2, 3
+"""The rows of a depth's state in the replay's ``states`` (pieces placed × 4 × words)."""
 TRUNCATED, COVERED, NOT_COVERED, BOUND_HOLDS, HAS_CANDIDATE, DOMINATED, TOO_DEEP, PIECES_LEFT = 1, 2, 3, 4, 5, 6, 7, 8
 PACKING_IN_V5, PACKING_TOO_SMALL, PACKING_SQUARE, PACKING_SHARED = 9, 10, 11, 12
 
@@ -122,18 +124,23 @@ def _packing_holds(dominators, undominated, allowed, left, tree, state, at):
 
 
 @njit(cache=True)
-def replay_node(rows, full, dominated, allowed, left, tree, state, path, found):
+def replay_node(rows, full, states, left, tree, state, path, found):
     """Replay the node at ``state[POSITION]`` and its subtree: whether every entry holds.
     ``rows``: the covers, dominators and excludes; ``path`` the squares chosen above the
-    node (``len(path) - left`` of them); a set leaf's squares go to the next row of
-    ``found`` while it has rows."""
+    node (``placed = len(path) - left`` of them); ``states[placed]`` the node's dominated
+    and allowed squares (rows :data:`DOMINATED_ROW`, :data:`ALLOWED_ROW`), with room for its
+    undominated and narrowed ones: rows kept per depth, not allocated per node; a set
+    leaf's squares go to the next row of ``found`` while it has rows."""
     covers, dominators, excludes = rows
     at = state[POSITION]
     if at >= tree.shape[0]:
         return _fail(state, TRUNCATED, at)
-    entry = tree[at]
+    entry, placed = tree[at], path.shape[0] - left
     state[POSITION] = at + 1
-    undominated = full & ~dominated
+    here = states[placed]
+    undominated, allowed = here[UNDOMINATED_ROW], here[ALLOWED_ROW]
+    for w in range(full.shape[0]):
+        undominated[w] = full[w] & ~here[DOMINATED_ROW, w]
     if _count(undominated) == 0:
         if entry != SET_LEAF:
             return _fail(state, COVERED, at)
@@ -152,18 +159,21 @@ def replay_node(rows, full, dominated, allowed, left, tree, state, path, found):
     squares = covers.shape[0]
     if entry <= NO_CANDIDATE:
         vertex = NO_CANDIDATE - entry
-        if vertex >= squares or not member(undominated, vertex) or _count(dominators[vertex] & allowed):
+        if vertex >= squares or not member(undominated, vertex) or _common(dominators[vertex], allowed):
             return _fail(state, HAS_CANDIDATE, at)
         return True
     if entry >= squares or not member(undominated, entry):
         return _fail(state, DOMINATED, at)
     if left == 0:
         return _fail(state, TOO_DEEP, at)
-    narrowed = allowed.copy()
+    narrowed, below = here[NARROWED_ROW], states[placed + 1]
+    narrowed[:] = allowed
     for c in ordered_candidates(covers, dominators, undominated, allowed, entry):
         narrowed[c // 64] &= ~(np.uint64(1) << np.uint64(c % 64))  # later children exclude c
-        path[path.shape[0] - left] = c
-        if not replay_node(rows, full, dominated | covers[c], narrowed & ~excludes[c], left - 1, tree, state, path,
-                           found):
+        path[placed] = c
+        for w in range(full.shape[0]):
+            below[DOMINATED_ROW, w] = here[DOMINATED_ROW, w] | covers[c, w]
+            below[ALLOWED_ROW, w] = narrowed[w] & ~excludes[c, w]
+        if not replay_node(rows, full, states, left - 1, tree, state, path, found):
             return False
     return True
