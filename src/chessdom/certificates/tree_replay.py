@@ -38,7 +38,7 @@ def _count(row):
 
 
 @njit(cache=True)
-def _common(a, b):
+def common(a, b):
     total = 0
     for w in range(a.shape[0]):
         total += _bits(a[w] & b[w])
@@ -63,7 +63,7 @@ def _bound_fails(covers, undominated, allowed, left):
     largest = np.zeros(left + 1, np.int64)  # kept in descending order; the last slot spare
     for c in range(covers.shape[0]):
         if member(allowed, c):
-            gain = _common(covers[c], undominated)
+            gain = common(covers[c], undominated)
             j = left
             while j > 0 and largest[j - 1] < gain:
                 largest[j] = largest[j - 1]
@@ -87,7 +87,7 @@ def ordered_candidates(covers, dominators, undominated, allowed, vertex):
             low = word & (~word + np.uint64(1))
             c = w * 64 + _bits(low - np.uint64(1))
             word ^= low
-            keys[found] = (squares - _common(covers[c], undominated)) * squares + c
+            keys[found] = (squares - common(covers[c], undominated)) * squares + c
             found += 1
     return np.sort(keys[:found]) % squares
 
@@ -116,7 +116,7 @@ def _packing_holds(dominators, undominated, allowed, left, tree, state, at):
             return _fail(state, PACKING_SQUARE, at)
         listed[vertex // 64] |= np.uint64(1) << np.uint64(vertex % 64)
         candidates = dominators[vertex] & allowed
-        if _common(candidates, taken):
+        if common(candidates, taken):
             return _fail(state, PACKING_SHARED, at)
         taken |= candidates
     state[POSITION] = at + 2 + p
@@ -161,7 +161,7 @@ def replay_node(rows, full, states, left, tree, state, path, found):
     squares = covers.shape[0]
     if entry <= NO_CANDIDATE:
         vertex = NO_CANDIDATE - entry
-        if vertex >= squares or not member(undominated, vertex) or _common(dominators[vertex], allowed):
+        if vertex >= squares or not member(undominated, vertex) or common(dominators[vertex], allowed):
             return _fail(state, HAS_CANDIDATE, at)
         return True
     if entry >= squares or not member(undominated, entry):
