@@ -17,7 +17,12 @@ import zlib
 import numpy as np
 
 from chessdom.certificates.contract import (
-    CONTRACT_V7, MAX_TREE_NODES, TREE_MAGIC, ContractError, attacks, validate_problem,
+    CONTRACT_V7,
+    MAX_TREE_NODES,
+    TREE_MAGIC,
+    ContractError,
+    attacks,
+    validate_problem,
 )
 from chessdom.certificates.files import FileMismatch, read_listed
 from chessdom.certificates.verdict import Verdict
@@ -98,25 +103,37 @@ def read_tree(path, size: int, sha256: str, nodes: int) -> np.ndarray:
 
 
 def replay(problem: dict, bound: int, tree: np.ndarray, listed: int = 0, *,
-           packing: bool = False) -> tuple[int, str | None, np.ndarray]:
+           packing: bool = False, threads: int | None = None) -> tuple[int, str | None, np.ndarray]:
     """``(sets, None, squares)``: the set leaves of ``tree`` replayed from the empty board
     with ``bound`` pieces to place, every entry found true and every entry consumed, and
     the squares of the first ``listed`` sets (rows of ``bound`` square numbers); or
     ``(0, reason, ...)`` at the first entry that is not true. Packing leaves are
-    entries only with ``packing`` (version 7)."""
-    from chessdom.certificates import tree_replay as compiled  # numba loads only where a tree is checked
+    entries only with ``packing`` (version 7). A tree of :data:`~.tree_parallel.PARALLEL_NODES`
+    entries or more is replayed on ``threads`` threads (:func:`~.tree_parallel.replay_threads`
+    by default), with the same outcome."""
+    from chessdom.certificates import tree_parallel  # numba loads only where a tree is checked
+    from chessdom.certificates import tree_replay as compiled
 
-    covers, dominators, excludes, full = neighbourhoods(problem)
-    state = np.zeros(5, np.int64)
-    state[compiled.PACKING] = packing
+    rows = neighbourhoods(problem)
     found = np.zeros((listed, bound), np.int64)
-    compiled.replay_node((covers, dominators, excludes), full, np.zeros_like(full), full.copy(), bound, tree, state,
-                         np.zeros(bound, np.int64), found)
-    if state[compiled.ERROR]:
-        return 0, f"node {int(state[compiled.ERROR_AT])}: {REASONS[int(state[compiled.ERROR])]}", found
-    if state[compiled.POSITION] != len(tree):
-        return 0, f"{len(tree) - int(state[compiled.POSITION])} entries follow the tree's last node", found
-    return int(state[compiled.SETS]), None, found
+    threads = tree_parallel.replay_threads() if threads is None else threads
+    outcome = None
+    if threads > 1 and len(tree) >= tree_parallel.PARALLEL_NODES:
+        outcome = tree_parallel.replay_split(rows[:3], rows[3], bound, tree, found, packing, threads)
+    if outcome is None:  # small, one thread, or a shape the first pass could not walk
+        state = np.zeros(5, np.int64)
+        state[compiled.PACKING] = packing
+        found[:] = 0
+        states = np.zeros((bound + 1, 4, len(rows[3])), np.uint64)
+        states[0, compiled.ALLOWED_ROW] = rows[3]
+        compiled.replay_node(rows[:3], rows[3], states, bound, tree, state, np.zeros(bound, np.int64), found)
+        outcome = tuple(int(state[i]) for i in (compiled.SETS, compiled.ERROR, compiled.ERROR_AT, compiled.POSITION))
+    sets, error, error_at, position = outcome
+    if error:
+        return 0, f"node {error_at}: {REASONS[error]}", found
+    if position != len(tree):
+        return 0, f"{len(tree) - position} entries follow the tree's last node", found
+    return sets, None, found
 
 
 def tree_step(read, context: dict, verdict: Verdict) -> bool:
