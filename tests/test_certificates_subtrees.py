@@ -20,7 +20,7 @@ from chessdom.models.certificates.tree import listing_tree, search_tree, write_t
 from chessdom.models.counting.state import STATE_FILE, SUBTREES
 from chessdom.models.cubes import local_pool
 from chessdom.models.dispatch.arguments import CountOptions, SolveOptions
-from chessdom.models.dispatch.native_backend import kept_tree, recording_trees, refute_by_branch_and_bound
+from chessdom.models.dispatch.native_backend import kept_tree, recording_trees
 from chessdom.models.dispatch.solve import solve_with
 from chessdom.native_search.branch_and_bound import search_arrays
 from chessdom.native_search.domination_kernel import recorded_search
@@ -219,22 +219,6 @@ def test_a_subtree_file_lost_or_cut_short_leaves_no_tree(tmp_path):
     with recording_trees():
         parted(placement, 5, tmp_path)
     assert kept_tree(placement, 5, listing=True) is None
-
-
-@pytest.mark.parametrize("placement", [problem(9), problem(10, objective="independent_domination"),
-                                       problem(7, "knight")], ids=str)
-def test_a_bound_refuted_in_parts_keeps_the_one_searchs_tree_and_certifies_by_it(tmp_path, placement):
-    solved = solve_with(placement, SolveOptions(solver="bnb"))  # not recording: it keeps no tree
-    bound = solved.value - 1
-    with recording_trees(), ThreadPoolExecutor(2) as pool:
-        assert refute_by_branch_and_bound(placement, bound, pool) is True
-        assert refute_by_branch_and_bound(placement, solved.value, pool) is False  # a placement found: nothing kept
-    assert kept_tree(placement, solved.value) is None
-    assert np.array_equal(kept_tree(placement, bound, take=False), one_search_tree(placement, bound, listing=False))
-    make_certificate(solved, tmp_path / "bound", CertifyOptions(form="tree"))
-    data = json.loads((tmp_path / "bound" / "manifest.json").read_text())
-    assert data["evidence"]["search"] == "kept" and data["check"]["checked"]
-    assert check_certificate(tmp_path / "bound").ok
 
 
 def test_a_search_run_again_in_parts_writes_the_one_searchs_tree():

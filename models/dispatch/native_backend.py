@@ -157,24 +157,6 @@ def count_by_branch_and_bound(problem: PlacementProblem, value: int, *, time_lim
     return counted
 
 
-def refute_by_branch_and_bound(problem: PlacementProblem, bound: int, executor: Executor | None = None,
-                               time_limit: float | None = None) -> bool | None:
-    """Whether no placement of ``bound`` pieces solves ``problem``, by the search in parts
-    (:func:`~chessdom.native_search.subtree_trees.tree_in_parts`) on ``executor``'s workers
-    (here, one after the other, without one); None where a part stopped at ``time_limit``
-    (wall seconds). Within :func:`recording_trees` a refutation keeps its tree — stitched
-    from the parts', entry for entry the one search's — for :func:`kept_tree`."""
-    from chessdom.native_search.subtree_trees import tree_in_parts
-
-    searched = tree_in_parts(problem, bound, executor, None if time_limit is None else time.time() + time_limit)
-    if searched is None:
-        return None
-    tree, found = searched
-    if found == 0 and _RECORDING[0]:
-        _keep(problem, bound, tree)
-    return found == 0
-
-
 def _list_parts(executor: Executor, listed: _Listed, parts: list, deadline: float | None,
                 state: CountState | None, progress: Callable[[int], None]) -> bool:
     """List ``parts`` on ``executor`` into ``listed``, each one finished recorded in
