@@ -36,7 +36,7 @@ Finished = tuple[EntrySpec, dict | BaseException]
 def hard_seconds(spec: EntrySpec) -> float:
     """How long an entry's worker may run before it is killed: its budgets twice over (each
     of prove, certify, count and the count's certificate has its own), and a minute."""
-    return 2 * (2 * spec.time_limit + 2 * spec.count_limit) + 60
+    return 2 * (2 * spec.time_limit + spec.count_limit + spec.count_certificate_seconds) + 60
 
 
 @dataclass

@@ -18,8 +18,10 @@ again from the start (its count's finished parts excepted, kept under ``.work/``
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import time
+from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,9 +34,10 @@ from chessdom.atlas.schema import (
 )
 from chessdom.atlas.store import write_entry
 from chessdom.chessboard import Board, Objective, PlacementProblem, PlacementResult, Status, parse_piece
-from chessdom.models import SolveOptions, count_placements, solve_with
+from chessdom.models import CubeOptions, SolveOptions, count_placements, solve_with
 from chessdom.models.certificates import CertificateUnavailable, CertifyOptions, make_certificate
 from chessdom.models.certificates.tree import TREE_OBJECTIVES, TREE_SOLVER
+from chessdom.models.cubes import count_by_cubes, local_pool
 from chessdom.models.dispatch.native_backend import count_by_branch_and_bound, recording_trees
 from chessdom.processes import report_event
 
@@ -56,7 +59,11 @@ class EntrySpec:
     """What to compute, where, within what: ``time_limit`` seconds for the value and its
     certificate, ``count_limit`` for the enumeration and its certificate (0: no count);
     an archive over ``ship_bytes`` is recorded but not kept (None: every one is kept);
-    ``tree_first`` seconds for the branch-and-bound first (γ, i, γt: :data:`TREE_FIRST`)."""
+    ``tree_first`` seconds for the branch-and-bound first (γ, i, γt: :data:`TREE_FIRST`);
+    ``workers`` processes of the entry's own for its cubes, its count's parts and its
+    certificates' searches (1: the count in one search, in the entry's process);
+    ``certify_count_limit`` seconds to certify the count (None: ``count_limit``; 0: the
+    count is kept uncertified, as proved lower bounds)."""
 
     directory: Path
     piece: str
@@ -67,6 +74,12 @@ class EntrySpec:
     count_limit: float
     ship_bytes: int | None = None
     tree_first: float = TREE_FIRST
+    workers: int = 1
+    certify_count_limit: float | None = None
+
+    @property
+    def count_certificate_seconds(self) -> float:
+        return self.count_limit if self.certify_count_limit is None else self.certify_count_limit
 
     @property
     def stem(self) -> str:
@@ -90,16 +103,24 @@ class Stages:
 
 def compute_entry(spec: EntrySpec) -> dict:
     """Compute, certify and write the entry ``spec`` names; its row as a dict."""
-    with recording_trees():
-        return _compute(spec)
+    with recording_trees(), entry_pool(spec.workers) as pool:
+        return _compute(spec, pool)
 
 
-def _compute(spec: EntrySpec) -> dict:
+def entry_pool(workers: int) -> contextlib.AbstractContextManager[Executor | None]:
+    """The entry's own worker processes (none for one worker). Counted in parts on 2 of them,
+    the 288 placements of γ(Q_13) took 17–28 s where one search took 131 s in the frontier run
+    (docs/benchmarks/atlas.md); a part finished is kept, so a killed build resumes a long
+    count where it stopped."""
+    return contextlib.nullcontext() if workers <= 1 else local_pool(workers)
+
+
+def _compute(spec: EntrySpec, pool: Executor | None) -> dict:
     started, stages = time.perf_counter(), Stages()
     work = spec.directory / WORK / spec.stem
     for name in (spec.stem, f"{spec.stem}-count"):  # an earlier run's, were it retried
         (spec.directory / CERTIFICATES / f"{name}.tar.gz").unlink(missing_ok=True)
-    result = _prove(spec, stages)
+    result = _prove(spec, stages, pool)
     fields: dict = {"status": OUT_OF_REACH, "value": None, "note": None}
     bound = counted = None
     classes: list[AtlasClass] = []
@@ -109,12 +130,12 @@ def _compute(spec: EntrySpec) -> dict:
         fields["note"] = f"not proved optimal within the time limit of {spec.time_limit:g} s (--time-limit)"
     else:
         bound, why = (None, None) if fills_the_board(spec.parameter, spec.rows, spec.cols, result.value) else \
-            _certified(spec, result, work / "bound", stages, enumeration=False)
+            _certified(spec, result, work / "bound", stages, pool, enumeration=False)
         if why is not None:
             fields["note"] = f"{result.value} proved by {result.solver.name}, but not certified: {why}"
         else:
             fields.update(status=PROVED, value=result.value)
-            counted, classes = _count(spec, result, work, stages, fields)
+            counted, classes = _count(spec, result, work, stages, fields, pool)
     entry = _entry(spec, result, fields, (bound, counted), stages, time.perf_counter() - started)
     write_entry(spec.directory, entry, classes)
     shutil.rmtree(work, ignore_errors=True)
@@ -127,8 +148,9 @@ def fills_the_board(parameter: str, rows: int, cols: int, value: int | None) -> 
     return Objective(parameter).maximize and value == rows * cols
 
 
-def _prove(spec: EntrySpec, stages: Stages) -> PlacementResult:
+def _prove(spec: EntrySpec, stages: Stages, pool: Executor | None) -> PlacementResult:
     began = time.perf_counter()
+    cubes = None if pool is None else CubeOptions(workers=lambda: contextlib.nullcontext(pool))
 
     def live(snapshot: dict) -> None:
         report_event({"stem": spec.stem, "value": snapshot.get("value"), "bound": snapshot.get("proven_bound")})
@@ -138,22 +160,25 @@ def _prove(spec: EntrySpec, stages: Stages) -> PlacementResult:
         result = solve_with(spec.problem, SolveOptions(solver="bnb", time_limit=min(spec.time_limit, spec.tree_first)),
                             on_progress=live)
     if result is None or not result.optimal:
-        result = solve_with(spec.problem, SolveOptions(time_limit=spec.time_limit), on_progress=live)
+        result = solve_with(spec.problem, SolveOptions(time_limit=spec.time_limit), cubes=cubes, on_progress=live)
     stages.prove = time.perf_counter() - began
     return result
 
 
-def _certified(spec: EntrySpec, result: PlacementResult, work: Path, stages: Stages, *,
+def _certified(spec: EntrySpec, result: PlacementResult, work: Path, stages: Stages, pool: Executor | None, *,
                enumeration: bool) -> tuple[Archived | None, str | None]:
-    """The certificate made, archived and checked again as stored; or None and why not."""
-    budget = spec.count_limit if enumeration else spec.time_limit
+    """The certificate made (on ``pool`` where it runs cubes or searches in parts),
+    archived and checked again as stored; or None and why not."""
+    budget = spec.count_certificate_seconds if enumeration else spec.time_limit
+    if budget <= 0:
+        return None, "the build's --certify-count-limit is 0"
     name = f"{spec.stem}-count" if enumeration else spec.stem
     began = time.perf_counter()
     shutil.rmtree(work, ignore_errors=True)
     report_event({"stem": spec.stem, "stage": "certifying the count" if enumeration else "certifying"})
     try:
         made = make_certificate(result, work, CertifyOptions(time_limit=budget, form=_form(result, enumeration)),
-                                enumeration=enumeration)
+                                enumeration=enumeration, executor=pool)
     except CertificateUnavailable as error:
         stages.certify += time.perf_counter() - began
         return None, str(error)
@@ -186,8 +211,8 @@ def _checker_words(checker: dict) -> str:
     return f"chessdom.certificates ({checker['name']} {checker['version']}, {checker['engine']} engine{native})"
 
 
-def _count(spec: EntrySpec, result: PlacementResult, work: Path, stages: Stages,
-           fields: dict) -> tuple[Archived | None, list[AtlasClass]]:
+def _count(spec: EntrySpec, result: PlacementResult, work: Path, stages: Stages, fields: dict,
+           pool: Executor | None) -> tuple[Archived | None, list[AtlasClass]]:
     """The count's certificate and classes, its numbers into ``fields``; or none, and
     why into ``fields["count_note"]`` — a count made whose certificate was not is kept,
     its classes too, with the note :func:`uncertified_note`."""
@@ -196,21 +221,31 @@ def _count(spec: EntrySpec, result: PlacementResult, work: Path, stages: Stages,
         return None, []
     began = time.perf_counter()
     report_event({"stem": spec.stem, "stage": "counting"})
-    if by_tree(result):  # one search, not resumed in parts: its listing tree is kept whole
-        count = count_by_branch_and_bound(spec.problem, result.value, time_limit=spec.count_limit,
-                                          representatives=True)
-    else:
-        count = count_placements(spec.problem, result.value, time_limit=spec.count_limit, representatives=True,
-                                 state_dir=work / "count-state")
+    count = _enumerated(spec, result, work / "count-state", pool)
     stages.count = time.perf_counter() - began
     if not count.exact:
         fields["count_note"] = _uncounted(spec, count, by_tree(result) and stages.count < spec.count_limit)
         return None, []
-    counted, why = _certified(spec, replace(result, count=count), work / "count", stages, enumeration=True)
+    counted, why = _certified(spec, replace(result, count=count), work / "count", stages, pool, enumeration=True)
     fields.update(count_all=count.solutions, count_classes=count.up_to_symmetry, count_note=None)
     if counted is None:
         fields["count_note"] = uncertified_note(count.solutions, count.up_to_symmetry, why)
     return counted, classes_of(spec.problem.board, count.representatives)
+
+
+def _enumerated(spec: EntrySpec, result: PlacementResult, state_dir: Path, pool: Executor | None):
+    """The count: listed by the branch-and-bound where it answered (in one search, whose
+    listing tree is kept whole, or in parts on ``pool``, whose subtrees are stitched into
+    that same tree), else by SAT parts (on ``pool`` when given); parts finished are kept
+    in ``state_dir`` for a resumed build."""
+    limit = spec.count_limit
+    if by_tree(result):
+        return count_by_branch_and_bound(spec.problem, result.value, time_limit=limit, representatives=True,
+                                         executor=pool, state_dir=None if pool is None else state_dir)
+    if pool is not None:
+        return count_by_cubes(spec.problem, result.value, pool, time_limit=limit, representatives=True,
+                              state_dir=state_dir)
+    return count_placements(spec.problem, result.value, time_limit=limit, representatives=True, state_dir=state_dir)
 
 
 def uncertified_note(placements: int, classes: int, why: str) -> str:
@@ -264,5 +299,7 @@ def rebuild_command(spec: EntrySpec) -> str:
     """The command that builds this entry again, every certificate kept, into a new directory."""
     board = f"--min-n {spec.rows} --max-n {spec.rows}" if spec.rows == spec.cols else f"--boards {spec.rows}x{spec.cols}"
     first = "" if spec.tree_first == TREE_FIRST else f" --tree-first {spec.tree_first:g}"
+    workers = "" if spec.workers <= 1 else f" --entry-workers {spec.workers}"
+    certify = "" if spec.certify_count_limit is None else f" --certify-count-limit {spec.certify_count_limit:g}"
     return (f"chessdom atlas build ATLAS-DIR --pieces {spec.piece} --parameters {spec.parameter} {board} "
-            f"--time-limit {spec.time_limit:g} --count-limit {spec.count_limit:g}{first}")
+            f"--time-limit {spec.time_limit:g} --count-limit {spec.count_limit:g}{first}{workers}{certify}")

@@ -8,7 +8,7 @@ import csv
 from collections.abc import Iterable
 from pathlib import Path
 
-from chessdom.atlas.compute import TREE_FIRST, EntrySpec
+from chessdom.atlas.compute import EntrySpec
 from chessdom.chessboard import Objective, Piece
 from chessdom.models import MAX_SIDE
 
@@ -68,7 +68,8 @@ def read_grid(path: Path) -> list[Cell]:
     return found
 
 
-def specs(directory: Path, found: Iterable[Cell], *, time_limit: float, count_limit: float,
-          ship_bytes: int | None, tree_first: float = TREE_FIRST) -> list[EntrySpec]:
-    return [EntrySpec(directory, piece, parameter, rows, cols, time_limit, count_limit, ship_bytes, tree_first)
+def specs(directory: Path, found: Iterable[Cell], **budget) -> list[EntrySpec]:
+    """An :class:`EntrySpec` for each cell (once each, in order), all with the same
+    ``budget`` (its keyword fields: ``time_limit``, ``count_limit`` …)."""
+    return [EntrySpec(directory, piece, parameter, rows, cols, **budget)
             for piece, parameter, rows, cols in dict.fromkeys(found)]

@@ -267,10 +267,10 @@ def test_a_count_whose_certificate_was_not_made_is_kept_as_a_proved_lower_bound(
     assert certified["count_certificate"] is not None
     making = compute_module.make_certificate
 
-    def bound_only(result, directory, options, *, enumeration):
+    def bound_only(result, directory, options, *, enumeration, executor):
         if enumeration:
             raise CertificateUnavailable("its cubes did not finish within the time limit")
-        return making(result, directory, options, enumeration=enumeration)
+        return making(result, directory, options, enumeration=enumeration, executor=executor)
 
     monkeypatch.setattr(compute_module, "make_certificate", bound_only)
     row = compute_entry(spec)
@@ -289,6 +289,45 @@ def test_a_count_whose_certificate_was_not_made_is_kept_as_a_proved_lower_bound(
         assert main(["atlas", "compare", str(tmp_path), "--reference", str(tmp_path / "r.json"), "--format", "csv"]) == 0
         line = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("A002563,"))
         assert ",disagree," in line and said in line and "certificates/queen-domination-5x5.tar.gz" in line
+
+
+@pytest.mark.parametrize(("piece", "parameter", "n", "form"), [
+    ("queen", "domination", 7, "tree"),  # the branch-and-bound's count in parts, its subtrees stitched
+    ("knight", "independence", 5, "lrat"),  # SAT parts on the entry's workers
+])
+def test_an_entry_on_workers_of_its_own_is_the_entry_made_in_one_process(tmp_path, monkeypatch, piece, parameter,
+                                                                          n, form):
+    executors = []
+    for name in ("count_by_branch_and_bound", "count_by_cubes"):
+        counting = getattr(compute_module, name)
+
+        def spied(*args, _counting=counting, **kwargs):
+            executors.append(kwargs.get("executor", args[2] if len(args) > 2 else None))
+            return _counting(*args, **kwargs)
+
+        monkeypatch.setattr(compute_module, name, spied)
+    rows = {workers: compute_entry(EntrySpec(tmp_path / str(workers), piece, parameter, n, n, time_limit=60,
+                                             count_limit=60, workers=workers)) for workers in (1, 2)}
+    one, two = rows[1], rows[2]
+    assert executors[-1] is not None  # the count with workers ran on them, in parts
+    assert two["status"] == PROVED and two["count_note"] is None and two["count_certificate_form"] == form
+    for column in ("value", "count_all", "count_classes", "certificate_form", "count_certificate_form"):
+        assert two[column] == one[column], column
+    assert "--entry-workers 2" in two["rebuild_command"] and "--entry-workers" not in one["rebuild_command"]
+    for workers in (1, 2):
+        build(tmp_path / str(workers), [], Here(), progress=False)
+    assert Atlas.open(tmp_path / "2").classes(Atlas.open(tmp_path / "2").entries()[0]) == \
+        Atlas.open(tmp_path / "1").classes(Atlas.open(tmp_path / "1").entries()[0])
+    assert main(["atlas", "check", str(tmp_path / "2"), "--jobs", "0", "--no-progress"]) == 0
+
+
+def test_certify_count_limit_0_keeps_the_count_uncertified(tmp_path):
+    row = compute_entry(EntrySpec(tmp_path, "queen", "domination", 6, 6, time_limit=60, count_limit=60,
+                                  certify_count_limit=0))
+    assert row["certificate"] is not None and row["count_certificate"] is None
+    assert row["count_all"] == brute_force("queen", "domination", 6)[1]
+    assert row["count_note"].startswith("not certified: the build's --certify-count-limit is 0")
+    assert row["rebuild_command"].endswith("--certify-count-limit 0")
 
 
 def test_merge_takes_another_atlas_entries_as_they_are_and_the_result_checks(built, tmp_path, capsys):

@@ -87,6 +87,13 @@ def _add_build(actions) -> None:
     build.add_argument("--tree-first", type=time_limit, default=TREE_FIRST, metavar="S",
                        help="seconds the branch-and-bound is given first for γ, i and γt, whose search tree then "
                             "certifies the value and count; past them the dispatcher's choice; default %(default)g")
+    build.add_argument("--entry-workers", type=integer(1), default=1, metavar="N",
+                       help="processes of each entry's own for its cubes, its count's parts (each kept as it "
+                            "finishes, so a killed build resumes the count) and its certificates' searches; "
+                            "default %(default)s: all in the entry's own process")
+    build.add_argument("--certify-count-limit", type=float, metavar="S",
+                       help="seconds to certify a count (0: keep counts uncertified, as proved lower bounds, "
+                            "where certifying them is out of reach); default: --count-limit")
     build.add_argument("--ship-limit-mb", type=float, metavar="MB",
                        help="keep no certificate archive larger than this (recorded with its sha256 and the command "
                             "that rebuilds it); default: keep every one")
@@ -123,13 +130,15 @@ def _build(args: argparse.Namespace) -> int:
     from chessdom.atlas.builder import RETRIES, Cluster, Here, Local, build
     from chessdom.atlas.grid import specs
 
-    if args.count_limit < 0:
-        raise ValueError(f"argument --count-limit: must be at least 0, got {args.count_limit:g}")
+    for option, seconds in (("--count-limit", args.count_limit), ("--certify-count-limit", args.certify_count_limit)):
+        if seconds is not None and not seconds >= 0:
+            raise ValueError(f"argument {option}: must be at least 0, got {seconds:g}")
     if unknown := set(args.retry) - set(RETRIES):
         raise ValueError(f"argument --retry: {', '.join(sorted(unknown))} is not one of {', '.join(RETRIES)}")
     ship = None if args.ship_limit_mb is None else int(args.ship_limit_mb * 2**20)
     found = specs(args.directory, _cells(args), time_limit=args.time_limit, count_limit=args.count_limit,
-                  ship_bytes=ship, tree_first=args.tree_first)
+                  ship_bytes=ship, tree_first=args.tree_first, workers=args.entry_workers,
+                  certify_count_limit=args.certify_count_limit)
     executor = Cluster(args.scheduler) if args.scheduler else Local(args.jobs) if args.jobs else Here()
     try:
         outcome = build(args.directory, found, executor, progress=not args.no_progress, retry=args.retry)
