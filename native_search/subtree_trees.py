@@ -13,8 +13,9 @@ of a count of ``k`` that all find none stitch into the refutation of ``k``
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
-from concurrent.futures import Executor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor, as_completed
 
 import numpy as np
 
@@ -50,19 +51,48 @@ def stitched_tree(problem: PlacementProblem, value: int, parts: list[Subtree],
     return np.concatenate(pieces) if pieces else np.zeros(0, np.int32)
 
 
+class TreeOutgrown(ValueError):
+    """The parts' subtrees hold more entries than the caller can use (the checker's replay
+    bound): the rest of the search was given up."""
+
+
 def tree_in_parts(problem: PlacementProblem, k: int, executor: Executor | None = None,
-                  deadline: float | None = None) -> tuple[np.ndarray, int] | None:
+                  deadline: float | None = None, max_entries: int | None = None) -> tuple[np.ndarray, int] | None:
     """The tree of the search for ``k`` pieces of ``problem`` — listing every placement of
     ``k``, or, where it finds none, refuting ``k`` — its parts searched on ``executor``
     (here, one after the other, without one), and how many placements it found; None
-    where a part stopped at ``deadline`` (``time.time()``)."""
+    where a part stopped at ``deadline`` (``time.time()``). :class:`TreeOutgrown` as soon
+    as the finished parts' subtrees hold more than ``max_entries``, the parts not started
+    cancelled: γ(Q_16)'s refutation of 8 queens wrote 212,784,295 entries in 355 s on one
+    worker, three times what the checker replays of a 16×16 tree, and only then was refused."""
     parts = subtree_parts(problem, k)
-    if executor is None:
-        answers = [list_part(problem, k, part, deadline, True) for part in parts]
-    else:
-        futures = [executor.submit(list_part, problem, k, part, deadline, True) for part in parts]
-        answers = [future.result() for future in futures]
+    runner = contextlib.nullcontext(executor) if executor is not None else ThreadPoolExecutor(1)
+    with runner as running:
+        futures = [running.submit(list_part, problem, k, part, deadline, True) for part in parts]
+        try:
+            _within(futures, max_entries)
+            answers = [future.result() for future in futures]
+        finally:
+            for future in futures:
+                future.cancel()
     if not all(complete for _, _, complete, _ in answers):
         return None
     subtrees = {part.key: answer[3] for part, answer in zip(parts, answers)}
-    return stitched_tree(problem, k, parts, subtrees), sum(found for _, found, _, _ in answers)
+    tree = stitched_tree(problem, k, parts, subtrees)
+    _within_bound(len(tree), max_entries)
+    return tree, sum(found for _, found, _, _ in answers)
+
+
+def _within(futures: list[Future], max_entries: int | None) -> None:
+    """Wait for ``futures``; TreeOutgrown once their subtrees add up past ``max_entries``."""
+    entries = 0
+    for future in as_completed(futures):
+        subtree = future.result()[3]
+        entries += 0 if subtree is None else len(subtree)
+        _within_bound(entries, max_entries)
+
+
+def _within_bound(entries: int, max_entries: int | None) -> None:
+    if max_entries is not None and entries > max_entries:
+        raise TreeOutgrown(f"the search's parts wrote more than the {max_entries} entries of a tree the checker "
+                           f"replays on this board")

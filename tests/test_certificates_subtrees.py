@@ -25,7 +25,7 @@ from chessdom.models.dispatch.solve import solve_with
 from chessdom.native_search.branch_and_bound import search_arrays
 from chessdom.native_search.domination_kernel import recorded_search
 from chessdom.native_search.subtree_count import list_part, subtree_parts
-from chessdom.native_search.subtree_trees import MissingSubtree, stitched_tree, tree_in_parts
+from chessdom.native_search.subtree_trees import MissingSubtree, TreeOutgrown, stitched_tree, tree_in_parts
 
 from chessdom.certificates import TREE, check_certificate
 
@@ -89,6 +89,16 @@ def test_a_refutation_in_parts_is_the_one_searchs_with_or_without_listing(placem
     assert np.array_equal(one_search_tree(placement, value - 1, listing=True), refutation)
     stitched, found = tree_in_parts(placement, value - 1)
     assert found == 0 and np.array_equal(stitched, refutation)
+
+
+def test_a_tree_in_parts_that_outgrows_its_bound_stops_and_says_so():
+    placement = problem(9)
+    value = solve_with(placement, SolveOptions(solver="bnb")).value
+    entries = len(one_search_tree(placement, value - 1, listing=False))
+    assert tree_in_parts(placement, value - 1, max_entries=entries)[0].shape == (entries,)
+    for bound in (entries - 1, 10):  # the stitched tree one entry over; the first part's subtree over
+        with pytest.raises(TreeOutgrown, match=f"more than the {bound} entries"):
+            tree_in_parts(placement, value - 1, max_entries=bound)
 
 
 def forgery(directory: Path, placement: PlacementProblem, value: int, change) -> Path:

@@ -132,9 +132,14 @@ def _searched_in_parts(problem: PlacementProblem, k: int, seconds: float | None,
     """The tree of the search for ``k`` pieces run again in parts on ``executor``
     (:func:`~chessdom.native_search.subtree_trees.tree_in_parts`): stitched, the same tree
     the one search writes, its parts on every worker."""
-    from chessdom.native_search.subtree_trees import tree_in_parts
+    from chessdom.models.dispatch.native_backend import replayable_entries
+    from chessdom.native_search.subtree_trees import TreeOutgrown, tree_in_parts
 
-    searched = tree_in_parts(problem, k, executor, None if seconds is None else time.time() + seconds)
+    try:
+        searched = tree_in_parts(problem, k, executor, None if seconds is None else time.time() + seconds,
+                                 max_entries=replayable_entries(problem))
+    except TreeOutgrown as error:
+        raise CertificateUnavailable(f"{error}: take the LRAT form instead") from None
     if searched is None:
         raise CertificateUnavailable("the branch-and-bound's search, run again in parts to write its tree, did not "
                                      "finish within the time limit")

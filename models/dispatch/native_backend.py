@@ -218,7 +218,7 @@ class _Listed:
         if self.trees is None or subtree is None:
             return None
         self.entries += len(subtree)
-        if self.entries > _replayable_entries(self.problem):
+        if self.entries > replayable_entries(self.problem):
             self.trees = None  # γ(Q_13)'s count: 14.8 M entries (59 MB); far larger ones would only fill memory
             return None
         self.trees[key] = subtree
@@ -252,7 +252,7 @@ class _Listed:
         return SolutionCount(self.found, len(leaders), exact, names)
 
 
-def _replayable_entries(problem: PlacementProblem) -> int:
+def replayable_entries(problem: PlacementProblem) -> int:
     """The most entries the independent checker replays of a tree of ``problem``: the
     contract's cap on nodes, and on nodes × squares × 64-bit words."""
     from chessdom.certificates.contract import MAX_TREE_NODES, MAX_TREE_WORK
