@@ -7,6 +7,13 @@ entry and the share spent proving, counting, certifying and checking — and wha
 
     python -m chessdom.scripts.bench_atlas --keep DIR --forms-against EARLIER…
 
+    python -m chessdom.scripts.bench_atlas --frontier DIR…
+
+With ``--frontier`` nothing is built either: each finished entry of the atlases in DIR…
+(frontier runs, finished or still running) with its status, value, counts, certificate forms, its own seconds by stage, and the
+limits it was built within (from its ``rebuild_command``); an entry out of reach or
+uncounted says why.
+
 With ``--forms-against`` nothing is built: each entry of the atlas in DIR whose bound's
 certificate is a search tree is set beside the same entry of the earlier atlases (an
 index file, or a directory's ``entries/``; any version) whose certificates were DRAT —
@@ -37,6 +44,7 @@ from tabulate import tabulate
 
 from chessdom.atlas import Atlas, Entry
 from chessdom.atlas.provenance import revision
+from chessdom.atlas.store import finished, read_entry
 from chessdom.scripts.bench_labels import load_average
 
 STAGES = ("prove", "count", "certify", "check")
@@ -122,6 +130,22 @@ def forms_table(entries: list[Entry], earlier: dict[str, dict]) -> list[list]:
     return table
 
 
+LIMITS = ("--time-limit", "--count-limit", "--tree-first", "--entry-workers", "--certify-count-limit")
+
+
+def frontier_table(entries: list[Entry]) -> list[list]:
+    """Each entry: what it holds, its seconds by stage, its limits, and why it is short."""
+    table = []
+    for e in entries:
+        words = e.rebuild_command.split()
+        limits = " ".join(f"{option[2:]} {words[words.index(option) + 1]}" for option in LIMITS if option in words)
+        why = e.note if e.status != "proved" else e.count_note
+        table.append([e.stem, e.status, e.value, e.count_all, e.count_classes, e.certificate_form,
+                      e.count_certificate_form, e.seconds, *(getattr(e, f"seconds_{s}") for s in STAGES), limits,
+                      why or ""])
+    return table
+
+
 def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     parser.add_argument("--max-n", type=int, default=6)
@@ -134,7 +158,15 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     parser.add_argument("--keep", type=Path, help="build into this directory and keep it")
     parser.add_argument("--forms-against", type=Path, nargs="+", metavar="EARLIER",
                         help="build nothing: the tree-certified entries of --keep DIR beside these earlier atlases")
+    parser.add_argument("--frontier", type=Path, nargs="+", metavar="DIR",
+                        help="build nothing: every entry of these atlases, its seconds and its limits")
     args = parser.parse_args(argv)
+    if args.frontier:
+        entries = [read_entry(path) for directory in args.frontier for _, path in sorted(finished(directory).items())]
+        print(tabulate(frontier_table(entries), headers=["entry", "status", "value", "count", "classes", "bound cert",
+                                                         "count cert", "s", *STAGES, "limits", "why short"],
+                       tablefmt="github"))
+        return 0
     if args.forms_against:
         if args.keep is None:
             parser.error("--forms-against: give the atlas with --keep DIR")
@@ -142,6 +174,11 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
                        headers=["entry (DRAT → tree)", "bound bytes", "count bytes", "certify + check s", "entry s"],
                        tablefmt="github"))
         return 0
+    return build_and_check(args, argv)
+
+
+def build_and_check(args: argparse.Namespace, argv: list[str] | None) -> int:
+    """Build a fresh atlas and check it, each measured; the tables of what they cost."""
     directory = args.keep or Path(tempfile.mkdtemp(prefix="bench-atlas-")) / "atlas"
     chessdom = [sys.executable, "-m", "chessdom", "atlas"]
     options = [f"--max-n={args.max_n}", f"--jobs={args.jobs}", f"--time-limit={args.time_limit:g}",

@@ -350,3 +350,15 @@ def test_merge_takes_another_atlas_entries_as_they_are_and_the_result_checks(bui
     assert f"0 entries taken from {built}, {len(source.entries())} already there kept" in capsys.readouterr().out
     assert main(["atlas", "merge", str(built), "--into", str(destination), "--replace"]) == 0
     assert f"{len(source.entries())} entries taken" in capsys.readouterr().out
+
+
+def test_bench_atlas_frontier_lists_each_entry_with_its_limits_and_why_it_is_short(built, capsys):
+    from chessdom.scripts import bench_atlas
+
+    assert bench_atlas.main(["--frontier", str(built)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    entries = Atlas.open(built).entries()
+    assert len(lines) == 2 + len(entries)
+    for entry, line in zip(entries, lines[2:]):
+        assert line.startswith(f"| {entry.stem} ") and "time-limit 60 count-limit 60" in line
+        assert (entry.status == "none_exists") == (entry.note is not None and entry.note in line)
