@@ -64,7 +64,8 @@ def tree_in_parts(problem: PlacementProblem, k: int, executor: Executor | None =
     where a part stopped at ``deadline`` (``time.time()``). :class:`TreeOutgrown` as soon
     as the finished parts' subtrees hold more than ``max_entries``, the parts not started
     cancelled: γ(Q_16)'s refutation of 8 queens wrote 212,784,295 entries in 355 s on one
-    worker, three times what the checker replays of a 16×16 tree, and only then was refused."""
+    worker, when the checker replayed at most 67,108,864 entries of a 16×16 tree (the cap on
+    its work was 2³⁶, since raised to 2³⁸), and was refused only then."""
     parts = subtree_parts(problem, k)
     runner = contextlib.nullcontext(executor) if executor is not None else ThreadPoolExecutor(1)
     with runner as running:

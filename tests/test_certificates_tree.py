@@ -204,7 +204,7 @@ def test_the_node_count_bounds_the_reading(copy8):
     (directory / "manifest.json").write_text(json.dumps(data))
     rejected(directory, "tree", "header")
     big = {"rows": 32, "cols": 32, "piece": "queen", "objective": "domination"}
-    for nodes, board, words in ((2**40, data["problem"], "must be in"), (2**23, big, "more work")):
+    for nodes, board, words in ((2**40, data["problem"], "must be in"), (2**25, big, "more work")):
         data["evidence"]["nodes"], data["problem"] = nodes, board  # past the cap; past the work on 32×32
         (directory / "manifest.json").write_text(json.dumps(data))
         with pytest.raises(Unreadable, match=f"evidence.nodes.*{words}"):
@@ -299,6 +299,9 @@ def test_a_search_run_again_stops_at_the_time_limit_and_says_so(tmp_path):
 def test_auto_runs_the_search_again_only_where_it_was_measured_within_reach():
     assert searched_again_in_reach(problem(14)) and searched_again_in_reach(problem(14, objective="independent_domination"))
     assert not searched_again_in_reach(problem(13))  # the branch-and-bound answers there, and keeps its tree
-    assert not searched_again_in_reach(problem(15))
+    assert not searched_again_in_reach(problem(15)) and searched_again_in_reach(problem(16))
+    assert not searched_again_in_reach(problem(16, objective="independent_domination"))  # not measured
+    assert searched_again_in_reach(problem(13), enumeration=True)
+    assert not searched_again_in_reach(problem(14), enumeration=True)
     assert not searched_again_in_reach(problem(14, "knight"))
     assert not searched_again_in_reach(problem(14, objective="total_domination"))

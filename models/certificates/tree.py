@@ -76,28 +76,30 @@ def searched_again_in_reach(problem: PlacementProblem, enumeration: bool = False
     tree by the branch-and-bound's tree, its search run again: queens' γ and i on the
     boards where ``auto`` answers by cubes (counts: in parts, which keep their tree only
     within :func:`~chessdom.models.dispatch.native_backend.recording_trees`) and that
-    search was measured within reach (load 4–6 on 2 cores, other work running):
-
-    * γ(Q_14), answered by cubes in 20 s through a default job: certified by LRAT region
-      cubes in 255 s (180 MB, checked in 15 s); by the search run again in 136 s from the
-      command line (90 s search, 1.1 MB tree, checked in 42 s);
-    * the count of γ(Q_13), 288 placements counted in parts in 17–28 s: certified by LRAT
-      in 571 s (423 MB); by the listing search run again in 72 s (1.4 MB tree of 14.8 M
-      nodes, checked in 19 s)."""
+    search was measured within reach (:data:`TREE_AGAIN`, :data:`COUNT_AGAIN`)."""
     board = problem.board
-    low, high = COUNT_AGAIN_SIDES if enumeration else TREE_AGAIN_SIDES
     return (problem.piece == Piece.QUEEN and board.rows == board.cols
-            and problem.objective in (Objective.DOMINATION, Objective.INDEPENDENT_DOMINATION)
-            and low <= board.rows <= high)
+            and (problem.objective, board.rows) in (COUNT_AGAIN if enumeration else TREE_AGAIN))
 
 
-TREE_AGAIN_SIDES = (14, 14)
-"""The queens' boards :func:`searched_again_in_reach` takes for a bound: from where ``auto``
-answers γ and i by cubes (below it the branch-and-bound answers and keeps its tree) to the
-largest measured."""
-COUNT_AGAIN_SIDES = (13, 13)
-"""And for a count: from where the count runs in parts to the largest measured (the count of
-γ(Q_14) in one search took 905 s)."""
+TREE_AGAIN = frozenset({(Objective.DOMINATION, 14), (Objective.INDEPENDENT_DOMINATION, 14),
+                        (Objective.DOMINATION, 16)})
+"""The queens' bounds :func:`searched_again_in_reach` takes, each measured (on 2 cores):
+
+* γ(Q_14), answered by cubes in 20 s through a default job (load 4–6): certified by LRAT
+  region cubes in 255 s (180 MB, checked in 15 s); by the search run again in 136 s from
+  the command line (90 s search, 1.1 MB tree, checked in 42 s);
+* γ(Q_16), answered by cubes in 114 s from the command line (``--workers 2``, load 0.8–2):
+  by the search run again in parts in 313 s (a 17.8 MB tree of 212,784,295 entries,
+  checked in 120 s); LRAT region cubes gave up after 621 s, a cube of the finest level
+  past the 32 MB proof limit (an atlas build, ``--entry-workers 2``, load about 2).
+
+γ(Q_15) is not taken: 8 queens fall short of 15×15 by little, and its refutation's tree
+was not measured."""
+COUNT_AGAIN = frozenset({(Objective.DOMINATION, 13)})
+"""And the counts: γ(Q_13)'s 288 placements, counted in parts in 17–28 s (load 4–6),
+certified by LRAT in 571 s (423 MB), by the listing search run again in 72 s (1.4 MB tree
+of 14.8 M entries, checked in 19 s). The count of γ(Q_14) in one search took 905 s."""
 
 
 def search_tree(result: PlacementResult, seconds: float | None = None,

@@ -54,10 +54,12 @@ then the zlib-compressed preorder array of little-endian int32 (:mod:`.tree`).""
 TREE_MAGIC = b"CDTREE01"
 MAX_TREE_NODES = 1 << 28
 """Version 5: nodes a tree may hold (1 GiB of int32 once inflated; γ(Q_13) ≤ 6 takes 505,674)."""
-MAX_TREE_WORK = 1 << 36
+MAX_TREE_WORK = 1 << 38
 """Version 5: nodes × squares × 64-bit words of a row, at most — each node of the replay is
 a pass over the board's rows, so this bounds its work before it starts (γ(Q_13) ≤ 6 takes
-about 2.6 × 10⁸, 0.7 s; this allows about 260 times that)."""
+about 2.6 × 10⁸, 0.7 s). Raised from 2³⁶ for γ(Q_16) ≤ 8: 212,784,295 nodes, 2.2 × 10¹¹,
+replayed in 120 s on 2 threads; 2³⁸ allows about 1.2 times that. With
+:data:`MAX_TREE_NODES` it bounds the replay by the tree's size either way."""
 ORDERS = ("row-major", "hilbert")
 PIECES_V1 = ("queen", "rook", "bishop", "knight", "king")
 """The pieces of versions 1 to 3."""
