@@ -14,7 +14,8 @@ DRAT certificates of the n ≤ 10 trial build took 175 s for the entry; elsewher
 what another solver answered: the branch-and-bound did not prove γ(K_10) in 120 s) the
 DRAT refutations and cubes as before. Nothing is written but the entry's archives and,
 last, its entry file: until then the entry is not finished and a resumed build makes it
-again from the start (its count's finished parts excepted, kept under ``.work/``)."""
+again from the start (its count's finished parts excepted, kept under ``.work/``, and kept
+there too after a count stopped by its limit, for ``--retry uncounted`` to go on from)."""
 
 from __future__ import annotations
 
@@ -37,10 +38,13 @@ from chessdom.chessboard import Board, Objective, PlacementProblem, PlacementRes
 from chessdom.models import CubeOptions, SolveOptions, count_placements, solve_with
 from chessdom.models.certificates import CertificateUnavailable, CertifyOptions, make_certificate
 from chessdom.models.certificates.tree import TREE_OBJECTIVES, TREE_SOLVER
+from chessdom.models.counting.state import StateMismatch
 from chessdom.models.cubes import count_by_cubes, local_pool
 from chessdom.models.dispatch.native_backend import count_by_branch_and_bound, recording_trees
 from chessdom.processes import report_event
 
+COUNT_STATE = "count-state"
+"""The folder of an entry's working files where its count's finished parts are kept."""
 TREE_FIRST = 30.0
 """Seconds the branch-and-bound is given first for γ, i and γt by default
 (``--tree-first``): its tree then certifies the value and its listing the count; past
@@ -138,8 +142,20 @@ def _compute(spec: EntrySpec, pool: Executor | None) -> dict:
             counted, classes = _count(spec, result, work, stages, fields, pool)
     entry = _entry(spec, result, fields, (bound, counted), stages, time.perf_counter() - started)
     write_entry(spec.directory, entry, classes)
-    shutil.rmtree(work, ignore_errors=True)
+    _clear_work(work, keep_count=entry.status == PROVED and entry.count_all is None)
     return entry.to_dict()
+
+
+def _clear_work(work: Path, keep_count: bool) -> None:
+    """The entry's working files removed — but for a count stopped by its limit, whose
+    finished parts stay for ``--retry uncounted`` to go on from (γ(Q_16)'s count took more
+    than the hour it was given)."""
+    if not keep_count:
+        shutil.rmtree(work, ignore_errors=True)
+        return
+    for path in work.glob("*"):
+        if path.name != COUNT_STATE:
+            shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink(missing_ok=True)
 
 
 def fills_the_board(parameter: str, rows: int, cols: int, value: int | None) -> bool:
@@ -221,7 +237,11 @@ def _count(spec: EntrySpec, result: PlacementResult, work: Path, stages: Stages,
         return None, []
     began = time.perf_counter()
     report_event({"stem": spec.stem, "stage": "counting"})
-    count = _enumerated(spec, result, work / "count-state", pool)
+    try:
+        count = _enumerated(spec, result, work / COUNT_STATE, pool)
+    except StateMismatch:  # an earlier run's parts, kept by another lister (SAT, or the branch-and-bound)
+        shutil.rmtree(work / COUNT_STATE, ignore_errors=True)
+        count = _enumerated(spec, result, work / COUNT_STATE, pool)
     stages.count = time.perf_counter() - began
     if not count.exact:
         fields["count_note"] = _uncounted(spec, count, by_tree(result) and stages.count < spec.count_limit)

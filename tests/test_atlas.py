@@ -330,6 +330,27 @@ def test_certify_count_limit_0_keeps_the_count_uncertified(tmp_path):
     assert row["rebuild_command"].endswith("--certify-count-limit 0")
 
 
+def test_a_count_stopped_by_its_limit_keeps_its_parts_for_a_retry(tmp_path):
+    from dataclasses import replace
+
+    from chessdom.atlas.compute import COUNT_STATE
+    from chessdom.atlas.schema import WORK
+    from chessdom.models import count_placements
+
+    spec = EntrySpec(tmp_path, "queen", "independence", 8, 8, time_limit=60, count_limit=0.001)
+    work = tmp_path / WORK / spec.stem
+    row = compute_entry(spec)
+    assert row["status"] == PROVED and row["count_all"] is None
+    assert [path.name for path in work.iterdir()] == [COUNT_STATE]
+    fresh = compute_entry(replace(spec, directory=tmp_path / "fresh", count_limit=60))
+    again = compute_entry(replace(spec, count_limit=60))
+    assert (again["count_all"], again["count_classes"]) == (fresh["count_all"], fresh["count_classes"])
+    assert not work.exists()
+    # parts another count left there (not this entry's) are cleared, not an error
+    count_placements(spec.problem, 7, time_limit=60, state_dir=work / COUNT_STATE)
+    assert compute_entry(replace(spec, count_limit=60))["count_all"] == fresh["count_all"]
+
+
 def test_merge_takes_another_atlas_entries_as_they_are_and_the_result_checks(built, tmp_path, capsys):
     destination = tmp_path / "into"
     king = EntrySpec(destination, "king", "domination", 2, 2, time_limit=60, count_limit=60)
