@@ -18,7 +18,7 @@ from pathlib import Path
 from chessdom.certificates import MANIFEST, CheckerUnavailable, checker_versions
 from chessdom.certificates.refutation import REVISION
 from chessdom.models.certificates import CertificateUnavailable
-from chessdom.models.certificates.make import independent_check
+from chessdom.models.certificates.make import CHECK_TIMED_OUT, independent_check
 
 from chessdom.api.runtime.locks import hold_lock_file, release_lock_file
 from chessdom.api.runtime.store.database import READ_ONLY
@@ -30,10 +30,9 @@ RECHECK_SECONDS = 300.0
 """How long a re-check may take. It runs while a download waits, but each stored proof is
 under 32 MiB, and the corrected checker took 4.8 s over a 14 MB one (measured, see
 :mod:`chessdom.certificates.refutation`): only an unusually large cube bundle, or a badly
-overloaded machine, comes near this."""
-TIMED_OUT = "the check did not finish within the time limit"
-""":func:`independent_check`'s verdict when its time limit ran out; any other unchecked
-verdict is a checker that ended without one (status 2, "cannot read", or killed)."""
+overloaded machine, comes near this. A verdict unchecked for another reason than its
+time (:data:`CHECK_TIMED_OUT`) is a checker that ended without one (status 2, "cannot
+read", or killed)."""
 
 
 class RecheckUnavailable(Exception):
@@ -116,7 +115,7 @@ def _corrected_check(directory: Path) -> tuple[dict, str | None]:
         return {}, str(rejected)
     if check["checked"]:
         return check, None
-    if check["verdict"] == TIMED_OUT:
+    if check["verdict"] == CHECK_TIMED_OUT:
         return {"checked": False, "verdict": f"not re-checked: the corrected checker (revision {REVISION}) did not "
                                              f"finish within {RECHECK_SECONDS:g} s"}, None
     return {}, f"the corrected checker could not read it ({check['verdict']})"

@@ -288,6 +288,10 @@ def _region_proofs(problem: PlacementProblem, plan: RegionPlan, staged: Path, pr
                                                                          "total": total}))
 
 
+CHECK_TIMED_OUT = "the check did not finish within the time limit"
+"""The verdict of :func:`independent_check` when the checker ran out of its time."""
+
+
 def independent_check(directory: Path, time_limit: float | None, workers: int = 1) -> dict:
     """The checker's verdict, from a process of its own: dratify holds a whole proof in
     memory, and a check that overruns the time limit must be stoppable. With ``workers``
@@ -304,7 +308,7 @@ def independent_check(directory: Path, time_limit: float | None, workers: int = 
     except Exception as error:  # the checker's process died (out of memory, say): nothing was decided
         return {"checked": False, "verdict": f"not checked: {error}"}
     if not finished:
-        return {"checked": False, "verdict": "the check did not finish within the time limit"}
+        return {"checked": False, "verdict": CHECK_TIMED_OUT}
     kind, said = events[-1]
     if kind == "unreadable":
         return {"checked": False, "verdict": f"not checked: cannot read {directory}: {said}"}
@@ -316,7 +320,7 @@ def _command_verdict(command: list[str], time_limit: float | None) -> dict:
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=time_limit, check=False)
     except subprocess.TimeoutExpired:
-        return {"checked": False, "verdict": "the check did not finish within the time limit"}
+        return {"checked": False, "verdict": CHECK_TIMED_OUT}
     try:
         verdict = json.loads(done.stdout) if done.returncode in (0, 1) else None
     except ValueError:  # the checker died before its verdict (a traceback exits 1 too)
