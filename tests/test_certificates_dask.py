@@ -41,7 +41,10 @@ def test_two_dask_workers_prove_the_region_cubes_of_gamma_of_seven_queens(cluste
     assert check_certificate(directory, executor=client.get_executor()).ok
 
 
-def test_an_unreachable_scheduler_is_a_usage_error(tmp_path, capsys):
+def test_an_unreachable_scheduler_is_a_usage_error(tmp_path, capsys, monkeypatch):
+    from chessdom.processes import executors
+
+    monkeypatch.setattr(executors, "CONNECT_SECONDS", 1)  # a refused port: dask retries until its timeout (10 s)
     directory = tmp_path / "gamma-q4"
     make_certificate(solve_placement("queen", 4), directory, CertifyOptions(time_limit=60))
     assert main(["certificate", "check", str(directory), "--scheduler", "tcp://127.0.0.1:9"]) == 2
