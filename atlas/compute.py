@@ -154,8 +154,12 @@ def _clear_work(work: Path, keep_count: bool) -> None:
         shutil.rmtree(work, ignore_errors=True)
         return
     for path in work.glob("*"):
-        if path.name != COUNT_STATE:
-            shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink(missing_ok=True)
+        if path.name == COUNT_STATE:
+            continue
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
 
 
 def fills_the_board(parameter: str, rows: int, cols: int, value: int | None) -> bool:
