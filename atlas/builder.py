@@ -26,7 +26,7 @@ from chessdom.atlas.compute import EntrySpec, compute_entry, entry_of
 from chessdom.atlas.dataset import write_dataset_files
 from chessdom.atlas.provenance import provenance
 from chessdom.atlas.schema import OUT_OF_REACH, PROVED
-from chessdom.atlas.store import finished, read_entry, remove_empty_work, write_entry, write_indexes
+from chessdom.atlas.store import finished, read_entry, remove_empty_work, write_entry, write_indexes, writing_alone
 from chessdom.processes import WorkerFailed, WorkerPool
 from chessdom.processes.executors import connect_cluster
 
@@ -189,10 +189,16 @@ def build(directory: Path, specs: Sequence[EntrySpec], executor, *, progress: bo
     """Compute the entries of ``specs`` not finished in ``directory`` on ``executor``
     (:class:`Here`, :class:`Local` or :class:`Cluster`) — and those finished that
     ``retry`` names (:data:`RETRIES`) — then write the indexes and the dataset's files,
-    also when interrupted, for the entries finished by then."""
-    directory.mkdir(parents=True, exist_ok=True)
+    also when interrupted, for the entries finished by then. Raises
+    :class:`~chessdom.atlas.store.AtlasBusy` while another build or merge writes
+    ``directory``."""
+    with writing_alone(directory):
+        return _build(directory, specs, executor, progress, tuple(retry))
+
+
+def _build(directory: Path, specs: Sequence[EntrySpec], executor, progress: bool,
+           retry: tuple[str, ...]) -> BuildOutcome:
     made_by = provenance()  # now: the source may change while a long build runs
-    retry = tuple(retry)
     done = {stem for stem, path in finished(directory).items() if not _retried(path, retry)}
     pending = [spec for spec in specs if spec.stem not in done]
     running, failures, computed = Running(), [], 0

@@ -13,9 +13,10 @@ certified in 5.1 s and 3 KB, its count's 216 placements in 1.1 s and 140 KB, whe
 DRAT certificates of the n ≤ 10 trial build took 175 s for the entry; elsewhere (β, and
 what another solver answered: the branch-and-bound did not prove γ(K_10) in 120 s) the
 DRAT refutations and cubes as before. Nothing is written but the entry's archives and,
-last, its entry file: until then the entry is not finished and a resumed build makes it
-again from the start (its count's finished parts excepted, kept under ``.work/``, and kept
-there too after a count stopped by its limit, for ``--retry uncounted`` to go on from)."""
+last, its entry file: until then the entry is not finished, and a resumed build makes it
+again but for what its working folder ``.work/<stem>/`` keeps: the proved value with its
+bound's checked archive (:mod:`chessdom.atlas.proved`) and the count's finished parts —
+kept there too after a count stopped by its limit, for ``--retry uncounted`` to go on from."""
 
 from __future__ import annotations
 
@@ -29,6 +30,8 @@ from pathlib import Path
 
 from chessdom.atlas.archives import Archived, archive_certificate, check_archive
 from chessdom.atlas.classes import classes_of
+from chessdom.atlas.proved import PROVED as PROVED_FILE
+from chessdom.atlas.proved import keep_proved, proved_before
 from chessdom.atlas.provenance import chessdom_version, revision
 from chessdom.atlas.schema import (
     CERTIFICATES, FIELDS, NONE_EXISTS, OUT_OF_REACH, PROVED, WORK, AtlasClass, Entry, stem,
@@ -103,6 +106,18 @@ class Stages:
     certify: float = 0.0
     check: float = 0.0
     checked_by: str | None = None
+    resumed: float = 0.0
+    """Seconds of the stages an earlier run of the entry spent, taken over from it."""
+
+    def seconds(self) -> dict:
+        """The stages so far, as :mod:`chessdom.atlas.proved` keeps them."""
+        return {"prove": self.prove, "certify": self.certify, "check": self.check, "checked_by": self.checked_by}
+
+    def take_over(self, seconds: dict) -> None:
+        """Go on from an earlier run's kept stages (:meth:`seconds`)."""
+        self.prove, self.certify, self.check = seconds["prove"], seconds["certify"], seconds["check"]
+        self.checked_by = seconds["checked_by"]
+        self.resumed = self.prove + self.certify + self.check
 
 
 def compute_entry(spec: EntrySpec) -> dict:
@@ -122,12 +137,31 @@ def entry_pool(workers: int) -> contextlib.AbstractContextManager[Executor | Non
 def _compute(spec: EntrySpec, pool: Executor | None) -> dict:
     started, stages = time.perf_counter(), Stages()
     work = spec.directory / WORK / spec.stem
+    result, fields, bound = _bound(spec, work, stages, pool)
+    counted, classes = None, []
+    if fields["status"] == PROVED:
+        counted, classes = _count(spec, result, work, stages, fields, pool)
+    seconds = time.perf_counter() - started + stages.resumed
+    entry = _entry(spec, result, fields, (bound, counted), stages, seconds)
+    write_entry(spec.directory, entry, classes)
+    _clear_work(work, keep_count=entry.status == PROVED and entry.count_all is None)
+    return entry.to_dict()
+
+
+def _bound(spec: EntrySpec, work: Path, stages: Stages, pool: Executor | None
+           ) -> tuple[PlacementResult, dict, Archived | None]:
+    """The value proved and its bound certified — or taken as an earlier run of this entry
+    kept them (:mod:`chessdom.atlas.proved`); with the entry's fields so far."""
+    if (kept := proved_before(work, spec.problem, spec.directory)) is not None:
+        result, bound, seconds = kept
+        stages.take_over(seconds)
+        (spec.directory / CERTIFICATES / f"{spec.stem}-count.tar.gz").unlink(missing_ok=True)
+        return result, {"status": PROVED, "value": result.value, "note": None}, bound
     for name in (spec.stem, f"{spec.stem}-count"):  # an earlier run's, were it retried
         (spec.directory / CERTIFICATES / f"{name}.tar.gz").unlink(missing_ok=True)
     result = _prove(spec, stages, pool)
     fields: dict = {"status": OUT_OF_REACH, "value": None, "note": None}
-    bound = counted = None
-    classes: list[AtlasClass] = []
+    bound = None
     if result.status is Status.INFEASIBLE:
         fields.update(status=NONE_EXISTS, note="no placement has the property on this board")
     elif not result.optimal:
@@ -139,22 +173,19 @@ def _compute(spec: EntrySpec, pool: Executor | None) -> dict:
             fields["note"] = f"{result.value} proved by {result.solver.name}, but not certified: {why}"
         else:
             fields.update(status=PROVED, value=result.value)
-            counted, classes = _count(spec, result, work, stages, fields, pool)
-    entry = _entry(spec, result, fields, (bound, counted), stages, time.perf_counter() - started)
-    write_entry(spec.directory, entry, classes)
-    _clear_work(work, keep_count=entry.status == PROVED and entry.count_all is None)
-    return entry.to_dict()
+            keep_proved(work, result, bound, stages.seconds())
+    return result, fields, bound
 
 
 def _clear_work(work: Path, keep_count: bool) -> None:
     """The entry's working files removed — but for a count stopped by its limit, whose
-    finished parts stay for ``--retry uncounted`` to go on from (γ(Q_16)'s count took more
-    than the hour it was given)."""
+    finished parts and proved bound stay for ``--retry uncounted`` to go on from (γ(Q_16)'s
+    count took more than the hour it was given)."""
     if not keep_count:
         shutil.rmtree(work, ignore_errors=True)
         return
     for path in work.glob("*"):
-        if path.name == COUNT_STATE:
+        if path.name in (COUNT_STATE, PROVED_FILE):
             continue
         if path.is_dir():
             shutil.rmtree(path, ignore_errors=True)

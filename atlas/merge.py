@@ -15,7 +15,7 @@ from chessdom.atlas.dataset import write_dataset_files
 from chessdom.atlas.provenance import provenance
 from chessdom.atlas.reader import Atlas
 from chessdom.atlas.schema import CERTIFICATES, Entry
-from chessdom.atlas.store import finished, remove_empty_work, write_entry, write_indexes
+from chessdom.atlas.store import finished, remove_empty_work, write_entry, write_indexes, writing_alone
 
 
 @dataclass
@@ -29,21 +29,23 @@ class Merged:
 def merge(source: Path, destination: Path, *, replace: bool = False) -> Merged:
     """Take every entry of the atlas in ``source`` into the atlas in ``destination`` — but
     those ``destination`` has finished already, unless ``replace`` — then write its indexes
-    and dataset files. Raises as :meth:`Atlas.open` does for a ``source`` with no index."""
+    and dataset files. Raises as :meth:`Atlas.open` does for a ``source`` with no index, and
+    :class:`~chessdom.atlas.store.AtlasBusy` while a build or another merge writes ``destination``."""
     atlas = Atlas.open(source)
     if Path(source).resolve() == Path(destination).resolve():
         raise ValueError("argument --into: the atlas to merge into is the source itself")
-    present, merged = finished(destination), Merged()
-    for entry in atlas.entries():
-        if entry.stem in present and not replace:
-            merged.kept.append(entry.stem)
-            continue
-        _take(atlas, entry, destination)
-        merged.taken.append(entry.stem)
-    if merged.taken:
-        write_indexes(destination, provenance())
-        write_dataset_files(destination)
-        remove_empty_work(destination)
+    with writing_alone(Path(destination)):
+        present, merged = finished(destination), Merged()
+        for entry in atlas.entries():
+            if entry.stem in present and not replace:
+                merged.kept.append(entry.stem)
+                continue
+            _take(atlas, entry, destination)
+            merged.taken.append(entry.stem)
+        if merged.taken:
+            write_indexes(destination, provenance())
+            write_dataset_files(destination)
+            remove_empty_work(destination)
     return merged
 
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import fcntl
 import hashlib
 import io
 import json
 import os
 import tempfile
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -26,6 +28,30 @@ PENDING = f"{WORK}/classes"
 """Where a finished entry's class list waits until the indexes are written (its file, even
 of no class, says the entry was computed again: its earlier classes are gone)."""
 Key = tuple[str, str, int, int]
+
+
+class AtlasBusy(ValueError):
+    """The atlas directory is being written by another build or merge."""
+
+
+@contextlib.contextmanager
+def writing_alone(directory: Path) -> Iterator[None]:
+    """``directory`` written by this process alone while the block runs: a second build or
+    merge into it would compute the same entries twice over and write the indexes from
+    under each other, so it is refused at once (:class:`AtlasBusy`). The lock is the
+    kernel's (``flock`` on the directory itself), so it ends with the process that holds
+    it: a killed build leaves nothing stale to clear by hand."""
+    directory.mkdir(parents=True, exist_ok=True)
+    descriptor = os.open(directory, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise AtlasBusy(f"{directory}: another atlas build or merge is writing this directory; "
+                            "wait for it to end, or build into another directory") from None
+        yield
+    finally:
+        os.close(descriptor)
 
 
 def write_atomically(path: Path, data: bytes) -> None:

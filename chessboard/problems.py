@@ -69,6 +69,11 @@ class PlacementProblem:
             "objective": self.objective.value,
         }
 
+    @classmethod
+    def from_dict(cls, data: dict) -> PlacementProblem:
+        """The problem :meth:`to_dict` gave."""
+        return cls(Board(data["rows"], data["cols"]), Piece(data["piece"]), Objective(data["objective"]))
+
     def cost(self, pieces: int) -> int:
         """What the SAT encodings minimise for ``pieces`` pieces: the pieces themselves, or
         for independence (a maximisation) the empty squares."""

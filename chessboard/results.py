@@ -96,6 +96,23 @@ class PlacementResult:
         data["optimal"] = self.optimal
         return data
 
+    @classmethod
+    def from_dict(cls, data: dict) -> PlacementResult:
+        """The result :meth:`to_dict` gave (read back from JSON: lists for tuples)."""
+        problem = PlacementProblem.from_dict(data["problem"])
+        count = data.get("count")
+        if count is not None:
+            representatives = count.get("representatives")
+            published = count.get("literature")
+            count = SolutionCount(
+                count["solutions"], count["up_to_symmetry"], count["exact"],
+                None if representatives is None else tuple(tuple(placement) for placement in representatives),
+                None if published is None else PublishedCount(**published))
+        literature = data.get("literature")
+        return cls(problem, Status(data["status"]), data["value"], data["lower_bound"], data["upper_bound"],
+                   tuple(data["placement"]), data["verified"], data["proof"], SolverInfo(**data["solver"]),
+                   data["wall_time"], None if literature is None else LiteratureComparison(**literature), count)
+
     def summary(self) -> str:
         """One line: the problem, the value and how far it is proved."""
         if self.value is None:

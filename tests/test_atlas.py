@@ -334,6 +334,7 @@ def test_a_count_stopped_by_its_limit_keeps_its_parts_for_a_retry(tmp_path):
     from dataclasses import replace
 
     from chessdom.atlas.compute import COUNT_STATE
+    from chessdom.atlas.proved import PROVED as PROVED_FILE
     from chessdom.atlas.schema import WORK
     from chessdom.models import count_placements
 
@@ -341,7 +342,7 @@ def test_a_count_stopped_by_its_limit_keeps_its_parts_for_a_retry(tmp_path):
     work = tmp_path / WORK / spec.stem
     row = compute_entry(spec)
     assert row["status"] == PROVED and row["count_all"] is None
-    assert [path.name for path in work.iterdir()] == [COUNT_STATE]
+    assert sorted(path.name for path in work.iterdir()) == [COUNT_STATE, PROVED_FILE]
     fresh = compute_entry(replace(spec, directory=tmp_path / "fresh", count_limit=60))
     again = compute_entry(replace(spec, count_limit=60))
     assert (again["count_all"], again["count_classes"]) == (fresh["count_all"], fresh["count_classes"])
@@ -349,6 +350,62 @@ def test_a_count_stopped_by_its_limit_keeps_its_parts_for_a_retry(tmp_path):
     # parts another count left there (not this entry's) are cleared, not an error
     count_placements(spec.problem, 7, time_limit=60, state_dir=work / COUNT_STATE)
     assert compute_entry(replace(spec, count_limit=60))["count_all"] == fresh["count_all"]
+
+
+def test_a_resumed_entry_takes_its_proved_bound_over_and_counts_on(tmp_path, monkeypatch):
+    spec = EntrySpec(tmp_path, "queen", "domination", 6, 6, time_limit=60, count_limit=60)
+    proving, certifying, counting = compute_module._prove, compute_module.make_certificate, compute_module._count
+    proved, bounds = [], []
+
+    def killed_while_counting(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    def spied_prove(*args, **kwargs):
+        proved.append(proving(*args, **kwargs))
+        return proved[-1]
+
+    def spied_certificate(result, directory, options, *, enumeration, executor):
+        made = certifying(result, directory, options, enumeration=enumeration, executor=executor)
+        if not enumeration:
+            bounds.append(sorted(path.read_bytes() for path in directory.iterdir() if path.is_file()))
+        return made
+
+    monkeypatch.setattr(compute_module, "_prove", spied_prove)
+    monkeypatch.setattr(compute_module, "make_certificate", spied_certificate)
+    for directory in (tmp_path, tmp_path / "b"):
+        monkeypatch.setattr(compute_module, "_count", killed_while_counting)
+        with pytest.raises(KeyboardInterrupt):
+            compute_entry(spec if directory == tmp_path else EntrySpec(directory, "queen", "domination", 6, 6,
+                                                                      time_limit=60, count_limit=60))
+    assert len(proved) == len(bounds) == 2
+    monkeypatch.setattr(compute_module, "_count", counting)
+    row = compute_entry(spec)
+    assert len(proved) == len(bounds) == 2  # neither proved nor certified again
+    assert row["status"] == PROVED and row["value"] == proved[0].value
+    assert row["witness"] == list(proved[0].placement) and row["count_certificate"] is not None
+    assert row["count_all"] == brute_force("queen", "domination", 6)[1]
+    assert row["seconds"] >= row["seconds_prove"] + row["seconds_certify"] > 0
+    build(tmp_path, [], Here(), progress=False)
+    assert main(["atlas", "check", str(tmp_path), "--jobs", "0", "--no-progress"]) == 0
+
+    # a kept bound whose archive changed is not taken: the entry is proved and certified again
+    (tmp_path / "b" / "certificates" / f"{spec.stem}.tar.gz").write_bytes(b"changed")
+    row = compute_entry(EntrySpec(tmp_path / "b", "queen", "domination", 6, 6, time_limit=60, count_limit=60))
+    assert len(proved) == len(bounds) == 3 and row["count_certificate"] is not None
+
+
+def test_a_second_build_into_a_directory_being_written_is_refused(tmp_path, capsys):
+    from chessdom.atlas.store import AtlasBusy, writing_alone
+
+    with writing_alone(tmp_path):
+        with pytest.raises(AtlasBusy):
+            build(tmp_path, [], Here(), progress=False)
+        assert main(["atlas", "build", str(tmp_path), "--pieces", "rook", "--max-n", "1", "--no-progress"]) == 2
+        error = capsys.readouterr().err
+        assert error.count("\n") == 1 and "another atlas build or merge is writing this directory" in error
+        assert main(["atlas", "merge", str(tmp_path), "--into", str(tmp_path / "other")]) == 2
+    assert not list(tmp_path.glob("entries/*"))  # nothing was computed under the lock
+    build(tmp_path, [], Here(), progress=False)  # and the lock ends with its holder
 
 
 def test_merge_takes_another_atlas_entries_as_they_are_and_the_result_checks(built, tmp_path, capsys):

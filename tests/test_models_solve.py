@@ -159,3 +159,15 @@ def test_results_serialise_for_the_api():
     data = solve(problem("rook", "domination", 3, 5)).to_dict()
     assert data["value"] == 3 and data["optimal"] and data["status"] == "optimal"
     assert data["solver"]["params"]["backend"] == "sat"
+
+
+def test_a_result_read_back_from_json_is_the_result():
+    import json
+
+    from chessdom.chessboard import PlacementResult
+
+    for result in (solve(problem("rook", "domination", 3, 5)),
+                   solve(problem("queen", "domination", 5), solver="bnb", count=True, representatives=True)):
+        again = PlacementResult.from_dict(json.loads(json.dumps(result.to_dict())))
+        assert again == result and again.to_dict() == result.to_dict()
+    assert again.count is not None and again.count.representatives  # a count, its classes and its literature too
