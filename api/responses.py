@@ -225,3 +225,29 @@ class AtlasEntry(AtlasSummary):
     classes_href: str
     classes_csv: str
     """Every class as CSV: class_index, orbit_size, squares (space-separated)."""
+
+
+class PieceNames(BaseModel):
+    """A piece's name in one language: one and many, and the forms the language needs
+    beside them (Hungarian: ``instrumental``, ``accusative``, ``also``: other names)."""
+
+    model_config = ConfigDict(extra="allow")
+    one: str
+    many: str
+
+
+class PieceDeclaration(BaseModel):
+    """One piece as the library declares it: how it slides and leaps (row, column steps)."""
+
+    name: str
+    letter: str
+    glyph: str
+    slides: list[list[int]]
+    leaps: list[list[int]]
+    names: dict[str, PieceNames]
+    """By language: ``en``, ``hu``."""
+
+
+class PieceList(BaseModel):
+    pieces: list[PieceDeclaration]
+

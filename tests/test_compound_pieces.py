@@ -11,6 +11,8 @@ from itertools import combinations
 
 import pytest
 
+from chessdom.api.responses import PieceList
+
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem, Status, attack_table, check_placement
 from chessdom.chessboard import parse_square, render_text, square_names
 from chessdom.cli import main
@@ -146,8 +148,12 @@ def test_the_service_answers_amazon_domination_independence_and_verify(client):
 def test_the_service_documents_and_serves_every_declared_piece(client):
     enum = client.get("/openapi.json").get_json()["components"]["schemas"]["DominationRequest"]["properties"]["piece"]
     assert set(enum["enum"]) == {piece.value for piece in Piece}
-    served = {piece["name"]: piece for piece in client.get("/lab/pieces.json").get_json()["pieces"]}
+    table = client.get("/lab/pieces.json").get_json()
+    served = {piece["name"]: piece for piece in table["pieces"]}
     assert list(served) == [piece.value for piece in Piece]
+    documented = client.get("/openapi.json").get_json()["paths"]["/lab/pieces.json"]["get"]["responses"]["200"]
+    assert documented["content"]["application/json"]["schema"]["$ref"].endswith("/PieceList")
+    assert PieceList.model_validate(table).model_dump(exclude_unset=True) == table  # the table is what it says
     amazon = served["amazon"]
     assert (amazon["letter"], amazon["names"]["hu"]["instrumental"]) == ("A", "amazonnal")
     assert sorted(map(tuple, amazon["leaps"])) == sorted((dr, df) for dr in (-2, -1, 1, 2) for df in (-2, -1, 1, 2)

@@ -77,7 +77,7 @@ def create_app(settings: Settings | None = None, **overrides) -> OpenAPI:
     app.register_api(api)
     app.register_api(certificates)
     app.register_api(atlas_routes)
-    app.register_blueprint(lab)
+    app.register_api(lab)
     register_docs(app)
     return app
 
