@@ -40,9 +40,13 @@ def writing_alone(directory: Path) -> Iterator[None]:
     merge into it would compute the same entries twice over and write the indexes from
     under each other, so it is refused at once (:class:`AtlasBusy`). The lock is the
     kernel's (``flock`` on the directory itself), so it ends with the process that holds
-    it: a killed build leaves nothing stale to clear by hand."""
-    directory.mkdir(parents=True, exist_ok=True)
-    descriptor = os.open(directory, os.O_RDONLY)
+    it: a killed build leaves nothing stale to clear by hand. A ``directory`` that cannot be
+    made or opened as one is a :class:`ValueError` naming it."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError as error:
+        raise ValueError(f"atlas directory {directory}: {error.strerror or error}") from None
     try:
         try:
             fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)

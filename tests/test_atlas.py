@@ -394,7 +394,7 @@ def test_a_resumed_entry_takes_its_proved_bound_over_and_counts_on(tmp_path, mon
     assert len(proved) == len(bounds) == 3 and row["count_certificate"] is not None
 
 
-def test_a_second_build_into_a_directory_being_written_is_refused(tmp_path, capsys):
+def test_a_second_build_into_a_directory_being_written_is_refused(built, tmp_path, capsys):
     from chessdom.atlas.store import AtlasBusy, writing_alone
 
     with writing_alone(tmp_path):
@@ -403,9 +403,14 @@ def test_a_second_build_into_a_directory_being_written_is_refused(tmp_path, caps
         assert main(["atlas", "build", str(tmp_path), "--pieces", "rook", "--max-n", "1", "--no-progress"]) == 2
         error = capsys.readouterr().err
         assert error.count("\n") == 1 and "another atlas build or merge is writing this directory" in error
-        assert main(["atlas", "merge", str(tmp_path), "--into", str(tmp_path / "other")]) == 2
+        assert main(["atlas", "merge", str(built), "--into", str(tmp_path)]) == 2
+        assert "another atlas build or merge is writing this directory" in capsys.readouterr().err
     assert not list(tmp_path.glob("entries/*"))  # nothing was computed under the lock
     build(tmp_path, [], Here(), progress=False)  # and the lock ends with its holder
+    (tmp_path / "a-file").write_text("")
+    for directory in (tmp_path / "a-file", tmp_path / "a-file" / "below"):
+        assert main(["atlas", "build", str(directory), "--pieces", "rook", "--max-n", "1", "--no-progress"]) == 2
+        assert capsys.readouterr().err.startswith(f"chessdom atlas: error: atlas directory {directory}: ")
 
 
 def test_merge_takes_another_atlas_entries_as_they_are_and_the_result_checks(built, tmp_path, capsys):
