@@ -55,6 +55,8 @@ def read_grid(path: Path) -> list[Cell]:
             rows = list(csv.DictReader(file))
     except OSError as error:
         raise ValueError(f"--grid: cannot read {path}: {error.strerror}") from None
+    if not rows:
+        raise ValueError(f"--grid {path}: no cells (expected a header piece,parameter,rows,cols and a line per cell)")
     found = []
     for line, row in enumerate(rows, start=2):
         where = f"--grid {path}, line {line}: "

@@ -189,6 +189,17 @@ def test_bad_build_arguments_are_named(tmp_path, capsys):
     assert main(["atlas", "build", str(tmp_path), "--grid", str(tmp_path / "grid.csv")]) == 2
     assert "line 2" in capsys.readouterr().err
     assert main(["atlas", "check", str(tmp_path / "none")]) == 2
+    (tmp_path / "empty.csv").write_text("")
+    (tmp_path / "not-a-reference.json").write_text('{"sequences": [1]}')
+    for argv, named in ((["build", str(tmp_path), "--grid", str(tmp_path / "empty.csv")], "--grid"),
+                        (["export", "--bfiles", str(tmp_path / "empty.csv")], "argument --bfiles"),
+                        (["compare", "--reference", str(tmp_path / "none.json")], "argument --reference"),
+                        (["compare", "--reference", str(tmp_path / "empty.csv")], "argument --reference"),
+                        (["compare", "--reference", str(tmp_path / "not-a-reference.json")], "argument --reference")):
+        capsys.readouterr()
+        assert main(["atlas", *argv]) == 2, argv
+        error = capsys.readouterr().err
+        assert error.count("\n") == 1 and named in error, argv
 
 
 def test_the_reference_page_describes_every_file_and_column(built):

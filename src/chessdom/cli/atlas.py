@@ -180,21 +180,46 @@ def _open(directory: Path | None, argument: str = "DIR"):
 def _export(args: argparse.Namespace) -> int:
     from chessdom.atlas.exports import bfiles, load_reference
 
-    for path in bfiles(_open(args.directory), args.bfiles, load_reference()):
+    atlas = _open(args.directory)
+    try:
+        args.bfiles.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"argument --bfiles: cannot make the directory {args.bfiles}: {error.strerror}") from None
+    for path in bfiles(atlas, args.bfiles, load_reference()):
         print(path)
     return 0
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from chessdom.atlas.exports import compare, load_reference, render
+    from chessdom.atlas.exports import compare, render
 
-    rows = compare(_open(args.directory), load_reference(args.reference))
+    rows = compare(_open(args.directory), _reference(args.reference))
     if args.only:
         if unknown := set(args.only) - {"agree", "disagree", "new"}:
             raise ValueError(f"argument --only: {', '.join(sorted(unknown))} is not agree, disagree or new")
         rows = [row for row in rows if row.verdict in args.only]
     sys.stdout.write(render(rows, args.format))
     return 0
+
+
+def _reference(path: Path | None) -> list[dict]:
+    """The reference file ``--reference`` names (None: the shipped one); ValueError naming
+    the option for one that cannot be read as a reference."""
+    from chessdom.atlas.exports import load_reference
+
+    try:
+        sequences = load_reference(path)
+    except OSError as error:
+        raise ValueError(f"argument --reference: cannot read {path}: {error.strerror}") from None
+    except (ValueError, KeyError, TypeError):
+        sequences = None
+    keys = {"a_number", "piece", "parameter", "what", "offset", "terms", "source"}
+    if not isinstance(sequences, list) or not all(
+            isinstance(sequence, dict) and keys <= sequence.keys() and isinstance(sequence["terms"], list)
+            for sequence in sequences):
+        raise ValueError(f"argument --reference: {path} is not a reference file: JSON whose 'sequences' each "
+                         f"have {', '.join(sorted(keys))} (terms a list)")
+    return sequences
 
 
 def _merge(args: argparse.Namespace) -> int:
