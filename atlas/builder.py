@@ -171,17 +171,20 @@ class BuildOutcome:
     failures: list[tuple[str, str]]
 
 
-RETRIES = ("out_of_reach", "uncounted")
+RETRIES = ("out_of_reach", "uncounted", "uncertified")
 
 
 def _retried(path: Path, retry: Iterable[str]) -> bool:
-    """Whether a finished entry is to be computed again (a larger budget may reach it):
-    ``out_of_reach`` entries, or proved ones without counts (``uncounted``)."""
+    """Whether a finished entry is to be computed again (a larger budget, or a later
+    chessdom, may reach it): ``out_of_reach`` entries, proved ones without counts
+    (``uncounted``), or counted ones whose count has no certificate (``uncertified``)."""
     if not retry:
         return False
     entry = read_entry(path)
+    proved = entry.status == PROVED
     return ("out_of_reach" in retry and entry.status == OUT_OF_REACH) or (
-        "uncounted" in retry and entry.status == PROVED and entry.count_all is None)
+        "uncounted" in retry and proved and entry.count_all is None) or (
+        "uncertified" in retry and proved and entry.count_all is not None and entry.count_certificate is None)
 
 
 def build(directory: Path, specs: Sequence[EntrySpec], executor, *, progress: bool = True,

@@ -245,6 +245,16 @@ def test_retry_computes_again_only_the_entries_it_names(tmp_path, capsys):
     assert "2 entries computed, 0 already finished" in capsys.readouterr().out
     assert [entry.count_all for entry in Atlas.open(tmp_path).entries()] == [
         brute_force(piece, "domination", 3)[1] for piece in ("knight", "queen")]
+    assert main([*base, "--count-limit", "60", "--retry", "uncertified"]) == 0  # each count is certified
+    assert "0 entries computed, 2 already finished" in capsys.readouterr().out
+    assert main([*base, "--certify-count-limit", "0", "--retry", "uncounted,uncertified"]) == 0
+    assert "0 entries computed, 2 already finished" in capsys.readouterr().out
+    assert main([*base, "--certify-count-limit", "0", "--min-n", "4", "--max-n", "4"]) == 0
+    assert all(entry.count_certificate is None for entry in Atlas.open(tmp_path).entries() if entry.rows == 4)
+    capsys.readouterr()
+    assert main([*base, "--min-n", "3", "--max-n", "4", "--count-limit", "60", "--retry", "uncertified"]) == 0
+    assert "2 entries computed, 2 already finished" in capsys.readouterr().out
+    assert all(entry.count_certificate is not None for entry in Atlas.open(tmp_path).entries())
     assert main([*base, "--retry", "everything"]) == 2
 
 

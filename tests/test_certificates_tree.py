@@ -23,6 +23,7 @@ from chessdom.native_search.branch_and_bound import optimum_events, search_array
 from chessdom.native_search.domination_kernel import DEGREE_LEAF, NO_CANDIDATE, branch_candidates
 
 from chessdom.certificates import TREE, Unreadable, check_certificate, claim
+from chessdom.certificates.contract import MAX_TREE_NODES, MAX_TREE_WORK
 from chessdom.certificates.tree import read_tree, replay
 
 
@@ -204,7 +205,9 @@ def test_the_node_count_bounds_the_reading(copy8):
     (directory / "manifest.json").write_text(json.dumps(data))
     rejected(directory, "tree", "header")
     big = {"rows": 32, "cols": 32, "piece": "queen", "objective": "domination"}
-    for nodes, board, words in ((2**40, data["problem"], "must be in"), (2**25, big, "more work")):
+    over_the_work = MAX_TREE_WORK // (32 * 32 * 16) + 1  # within the node cap, past the work on 32×32
+    assert over_the_work <= MAX_TREE_NODES
+    for nodes, board, words in ((MAX_TREE_NODES + 1, data["problem"], "must be in"), (over_the_work, big, "more work")):
         data["evidence"]["nodes"], data["problem"] = nodes, board  # past the cap; past the work on 32×32
         (directory / "manifest.json").write_text(json.dumps(data))
         with pytest.raises(Unreadable, match=f"evidence.nodes.*{words}"):

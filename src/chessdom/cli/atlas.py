@@ -98,8 +98,9 @@ def _add_build(actions) -> None:
                        help="keep no certificate archive larger than this (recorded with its sha256 and the command "
                             "that rebuilds it); default: keep every one")
     build.add_argument("--retry", type=comma_list, default=[], metavar="WHICH,…",
-                       help="also compute again the finished entries that are out_of_reach, or uncounted (proved "
-                            "without counts): with a larger --time-limit or --count-limit they may reach further")
+                       help="also compute again the finished entries that are out_of_reach, uncounted (proved "
+                            "without counts) or uncertified (counted, the count without a certificate): with a larger "
+                            "--time-limit or --count-limit they may reach further")
     _add_where(build, default_jobs=1)
     build.set_defaults(handler=_build)
 
