@@ -305,6 +305,7 @@ def test_auto_runs_the_search_again_only_where_it_was_measured_within_reach():
     assert not searched_again_in_reach(problem(15)) and searched_again_in_reach(problem(16))
     assert not searched_again_in_reach(problem(16, objective="independent_domination"))  # not measured
     assert searched_again_in_reach(problem(13), enumeration=True)
-    assert not searched_again_in_reach(problem(14), enumeration=True)
+    assert searched_again_in_reach(problem(14), enumeration=True)
+    assert not searched_again_in_reach(problem(15), enumeration=True)  # 205,832 placements: not measured
     assert not searched_again_in_reach(problem(14, "knight"))
     assert not searched_again_in_reach(problem(14, objective="total_domination"))
