@@ -236,10 +236,14 @@ def _certified(spec: EntrySpec, result: PlacementResult, work: Path, stages: Sta
     archived = archive_certificate(work, spec.directory, name, made.form)
     stages.certify += time.perf_counter() - began
     began = time.perf_counter()
-    verdict = check_archive(spec.directory / archived.relative)
+    try:
+        verdict = check_archive(spec.directory / archived.relative)
+        if not verdict.ok:
+            raise RuntimeError(f"{name}: the independent checker rejected the archive just made: {verdict.reason}")
+    except BaseException:  # no archive is left that no entry names
+        (spec.directory / archived.relative).unlink(missing_ok=True)
+        raise
     stages.check += time.perf_counter() - began
-    if not verdict.ok:
-        raise RuntimeError(f"{name}: the independent checker rejected the archive just made: {verdict.reason}")
     stages.checked_by = _checker_words(verdict.checker)
     return archived.kept_within(spec.directory, spec.ship_bytes), None
 

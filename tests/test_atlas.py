@@ -415,6 +415,16 @@ def test_a_resumed_entry_takes_its_proved_bound_over_and_counts_on(tmp_path, mon
     assert len(proved) == len(bounds) == 3 and row["count_certificate"] is not None
 
 
+def test_an_archive_the_checker_does_not_accept_is_not_left_behind(tmp_path, monkeypatch):
+    def unreadable(path):
+        raise ValueError(f"{path.name}: evidence.bytes must be in 0…64")
+
+    monkeypatch.setattr(compute_module, "check_archive", unreadable)
+    with pytest.raises(ValueError, match="evidence.bytes"):
+        compute_entry(EntrySpec(tmp_path, "queen", "domination", 5, 5, time_limit=60, count_limit=60))
+    assert not list((tmp_path / "certificates").glob("*"))
+
+
 def test_a_second_build_into_a_directory_being_written_is_refused(built, tmp_path, capsys):
     from chessdom.atlas.store import AtlasBusy, writing_alone
 

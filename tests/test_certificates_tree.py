@@ -23,7 +23,7 @@ from chessdom.native_search.branch_and_bound import optimum_events, search_array
 from chessdom.native_search.domination_kernel import DEGREE_LEAF, NO_CANDIDATE, branch_candidates
 
 from chessdom.certificates import TREE, Unreadable, check_certificate, claim
-from chessdom.certificates.contract import MAX_TREE_NODES, MAX_TREE_WORK
+from chessdom.certificates.contract import MAX_PROOF_BYTES, MAX_TREE_BYTES, MAX_TREE_NODES, MAX_TREE_WORK
 from chessdom.certificates.tree import read_tree, replay
 
 
@@ -212,6 +212,25 @@ def test_the_node_count_bounds_the_reading(copy8):
         (directory / "manifest.json").write_text(json.dumps(data))
         with pytest.raises(Unreadable, match=f"evidence.nodes.*{words}"):
             check_certificate(directory)
+
+
+def test_a_tree_file_is_bounded_by_its_own_cap_not_a_proofs(copy8, tmp_path, monkeypatch):
+    from chessdom.models.certificates import tree as tree_maker
+
+    data = manifest(copy8)
+    for size, refused in ((MAX_PROOF_BYTES + 1, False), (MAX_TREE_BYTES, False), (MAX_TREE_BYTES + 1, True)):
+        data["evidence"]["bytes"] = size
+        (copy8 / "manifest.json").write_text(json.dumps(data))
+        if refused:
+            with pytest.raises(Unreadable, match="evidence.bytes"):
+                check_certificate(copy8)
+        else:  # the size is allowed; the file is not that size, so it fails as a file, not as a field
+            verdict = check_certificate(copy8)
+            assert not verdict.ok and "evidence.bytes" not in str(verdict.reason)
+    # the maker does not write a tree the checker would not read, and says so
+    monkeypatch.setattr(tree_maker, "MAX_TREE_BYTES", 64)
+    with pytest.raises(CertificateUnavailable, match="more than the 64 of a tree the checker reads"):
+        certified(tmp_path, problem(7), "big", form="tree")
 
 
 def test_a_set_leaf_refutes_nothing():

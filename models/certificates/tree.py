@@ -24,6 +24,7 @@ from chessdom.models.certificates.manifest import file_entry, write_manifest
 from chessdom.models.certificates.unavailable import CertificateUnavailable
 
 from chessdom.certificates import CONTRACT_V5, CONTRACT_V7, TREE, TREE_MAGIC, claim, enumeration_claim
+from chessdom.certificates.contract import MAX_TREE_BYTES
 
 FORMS = ("auto", "tree", "drat", "lrat")
 """``CertifyOptions.form``: ``tree`` for the branch-and-bound's tree (its search run again
@@ -203,6 +204,9 @@ def write_tree_certificate(result: PlacementResult, staged: Path, check: Callabl
     tree, search = (search_tree(result, seconds, executor) if listed is None
                     else listing_tree(result, seconds, executor))
     write_tree_file(staged / TREE, tree)
+    if (size := (staged / TREE).stat().st_size) > MAX_TREE_BYTES:
+        raise CertificateUnavailable(f"the tree's file took {size} bytes, more than the {MAX_TREE_BYTES} of a tree "
+                                     "the checker reads")
     problem = result.problem.to_dict()
     bound = result.value - 1 if listed is None else result.value
     manifest = {"contract": tree_contract(tree), "problem": problem, "value": result.value, "claim": claim(problem, bound),

@@ -94,6 +94,13 @@ LRAT_PROOF = PROOF.removesuffix(".drat") + LRAT_SUFFIX
 MAX_PROOF_BYTES = 64 * 2**20
 """One proof file, at most: dratify holds a proof in memory at 11–21× its size, so a check
 stays under about 1.4 GB. The maker keeps each proof under 32 MiB and splits past it."""
+MAX_TREE_BYTES = 256 * 2**20
+"""Version 5's ``tree.bin``, at most: held in memory whole while it inflates (at most
+:data:`MAX_TREE_NODES` int32), so this bounds reading it beside the inflated array. Trees
+compress well — γ(Q_16)'s 212,784,295 nodes into 17.8 MB, the listing tree of count
+γ(Q_14) into 44 MB — but the listing tree of count i(Q_15) took 115.7 MB, past the 64 MiB
+of a proof file (:data:`MAX_PROOF_BYTES`, whose reason, dratify's memory, a tree does not
+have) that bounded it before."""
 MAX_CERTIFICATE_BYTES = 4 * 2**30
 """Every file the manifest lists, together: what unpacking or downloading may write."""
 MAX_CUBES = 100_000

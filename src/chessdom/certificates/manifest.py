@@ -31,6 +31,7 @@ from chessdom.certificates.contract import (
     MAX_PROOF_BYTES,
     MAX_REGIONS,
     MAX_SQUARES,
+    MAX_TREE_BYTES,
     MAX_TREE_NODES,
     MAX_TREE_WORK,
     MINIMISATIONS,
@@ -202,7 +203,7 @@ def _tree(raw: dict, objective: str, squares: int) -> Manifest:
     if nodes * squares * ((squares + 63) // 64) > MAX_TREE_WORK:
         raise ContractError(f"evidence.nodes: a replay of {nodes} nodes on {squares} squares is more work than the "
                             f"contract's {MAX_TREE_WORK} (nodes × squares × words)")
-    files = distinct_and_within({"tree": listed_entry(evidence, "evidence", MAX_PROOF_BYTES)})
+    files = distinct_and_within({"tree": listed_entry(evidence, "evidence", MAX_TREE_BYTES)})
     value = integer(raw, "value", squares)
     bound = integer(typed(raw, "refuted", dict), "bound", squares, "refuted.bound")
     enumeration = _enumeration(raw["enumeration"]) if "enumeration" in raw else None
