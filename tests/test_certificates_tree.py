@@ -321,7 +321,7 @@ def test_a_search_run_again_stops_at_the_time_limit_and_says_so(tmp_path):
 def test_auto_runs_the_search_again_only_where_it_was_measured_within_reach():
     assert searched_again_in_reach(problem(14)) and searched_again_in_reach(problem(14, objective="independent_domination"))
     assert not searched_again_in_reach(problem(13))  # the branch-and-bound answers there, and keeps its tree
-    assert not searched_again_in_reach(problem(15)) and searched_again_in_reach(problem(16))
+    assert searched_again_in_reach(problem(15)) and searched_again_in_reach(problem(16))
     assert not searched_again_in_reach(problem(16, objective="independent_domination"))  # not measured
     assert searched_again_in_reach(problem(13), enumeration=True)
     assert searched_again_in_reach(problem(14), enumeration=True)
