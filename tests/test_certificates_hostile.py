@@ -258,7 +258,7 @@ def test_an_archive_member_larger_than_any_certificate_file_is_refused_from_its_
                                                                                          monkeypatch, capsys):
     # Its size is in the tar header: refused before its bytes are inflated (a 1.3 MB archive
     # with 1 GiB of zeros beside a genuine certificate took 48 s to read through twice).
-    monkeypatch.setattr("chessdom.certificates.sources.MAX_PROOF_BYTES", 2**20)
+    monkeypatch.setattr("chessdom.certificates.sources.MAX_FILE_BYTES", 2**20)
     with tarfile.open(tmp_path / "c.tar.gz", "w:gz", compresslevel=1) as tar:
         info = tarfile.TarInfo("q6/huge.bin")  # before the manifest: pass 1 meets it first
         info.size = 2 * 2**20
@@ -268,6 +268,6 @@ def test_an_archive_member_larger_than_any_certificate_file_is_refused_from_its_
 
 
 def test_what_follows_the_listed_files_in_an_archive_is_not_read(genuine, tmp_path, monkeypatch):
-    monkeypatch.setattr("chessdom.certificates.sources.MAX_PROOF_BYTES", 2**20)
+    monkeypatch.setattr("chessdom.certificates.sources.MAX_FILE_BYTES", 2**20)
     archive = archive_of(genuine, tmp_path / "c.tar.gz", [("huge.bin", 2 * 2**20)])
     assert check_certificate(unpack(archive, tmp_path / "out")).ok

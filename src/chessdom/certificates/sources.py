@@ -17,9 +17,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from chessdom.certificates.contract import MANIFEST, MAX_CERTIFICATE_BYTES, MAX_MANIFEST_BYTES, MAX_PROOF_BYTES
+from chessdom.certificates.contract import (
+    MANIFEST, MAX_CERTIFICATE_BYTES, MAX_FORMULA_BYTES, MAX_MANIFEST_BYTES, MAX_PROOF_BYTES, MAX_TREE_BYTES,
+)
 from chessdom.certificates.files import Unreadable
 from chessdom.certificates.manifest import read_manifest
+
+MAX_FILE_BYTES = max(MAX_MANIFEST_BYTES, MAX_FORMULA_BYTES, MAX_PROOF_BYTES, MAX_TREE_BYTES)
+"""The largest file of any certificate (a search tree's, since version 5's tree got a cap
+of its own): an archive member past it is refused before its bytes are inflated."""
 
 MAX_ARCHIVE_MEMBERS = 100_010
 """A cube bundle's files (the contract's cube limit, and a few more), no more."""
@@ -108,7 +114,7 @@ def _members(archive: Path) -> Iterator[tuple[tarfile.TarInfo, tarfile.TarFile]]
             total += member.size
             if count > MAX_ARCHIVE_MEMBERS:
                 raise SourceError(f"{archive.name} holds more than {MAX_ARCHIVE_MEMBERS} files")
-            if member.size > MAX_PROOF_BYTES or total > MAX_CERTIFICATE_BYTES:
+            if member.size > MAX_FILE_BYTES or total > MAX_CERTIFICATE_BYTES:
                 raise SourceError(f"{archive.name} holds {member.name}, larger than any file of a certificate "
                                   f"or than the contract allows in all")
             yield member, tar
