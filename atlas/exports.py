@@ -26,10 +26,24 @@ def reference_path() -> Path:
     return Path(str(files("chessdom.atlas") / "reference" / "oeis.json"))
 
 
+SEQUENCE_KEYS = ("a_number", "piece", "parameter", "what", "offset", "terms", "source")
+
+
 def load_reference(path: Path | None = None) -> list[dict]:
     """The reference's sequences: a_number, piece, parameter, what, offset, terms, source
-    (and only_when where the sequence counts the same thing only for some entries)."""
-    return json.loads((path or reference_path()).read_text())["sequences"]
+    (and only_when where the sequence counts the same thing only for some entries).
+    OSError for a file that cannot be read; ValueError for one that is not a reference."""
+    path = path or reference_path()
+    try:
+        sequences = json.loads(path.read_text())["sequences"]
+    except (ValueError, KeyError, TypeError):
+        sequences = None
+    if not isinstance(sequences, list) or not all(
+            isinstance(sequence, dict) and set(SEQUENCE_KEYS) <= sequence.keys()
+            and isinstance(sequence["terms"], list) for sequence in sequences):
+        raise ValueError(f"{path} is not a reference file: JSON whose 'sequences' each have "
+                         f"{', '.join(sorted(SEQUENCE_KEYS))} (terms a list)")
+    return sequences
 
 
 def number(entry: Entry, what: str) -> int | None:

@@ -183,10 +183,10 @@ def _export(args: argparse.Namespace) -> int:
 
     atlas = _open(args.directory)
     try:
-        args.bfiles.mkdir(parents=True, exist_ok=True)
+        written = bfiles(atlas, args.bfiles, load_reference())
     except OSError as error:
-        raise ValueError(f"argument --bfiles: cannot make the directory {args.bfiles}: {error.strerror}") from None
-    for path in bfiles(atlas, args.bfiles, load_reference()):
+        raise ValueError(f"argument --bfiles: cannot write into {args.bfiles}: {error.strerror}") from None
+    for path in written:
         print(path)
     return 0
 
@@ -209,18 +209,11 @@ def _reference(path: Path | None) -> list[dict]:
     from chessdom.atlas.exports import load_reference
 
     try:
-        sequences = load_reference(path)
+        return load_reference(path)
     except OSError as error:
         raise ValueError(f"argument --reference: cannot read {path}: {error.strerror}") from None
-    except (ValueError, KeyError, TypeError):
-        sequences = None
-    keys = {"a_number", "piece", "parameter", "what", "offset", "terms", "source"}
-    if not isinstance(sequences, list) or not all(
-            isinstance(sequence, dict) and keys <= sequence.keys() and isinstance(sequence["terms"], list)
-            for sequence in sequences):
-        raise ValueError(f"argument --reference: {path} is not a reference file: JSON whose 'sequences' each "
-                         f"have {', '.join(sorted(keys))} (terms a list)")
-    return sequences
+    except ValueError as error:
+        raise ValueError(f"argument --reference: {error}") from None
 
 
 def _merge(args: argparse.Namespace) -> int:
