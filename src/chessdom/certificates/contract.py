@@ -55,15 +55,16 @@ TREE_MAGIC = b"CDTREE01"
 MAX_TREE_NODES = 1 << 29
 """Version 5: nodes a tree may hold (2 GiB of int32 once inflated; γ(Q_13) ≤ 6 takes 505,674).
 Raised from 2²⁸ for the listing trees of counts: γ(Q_14)'s 4,632 placements and i(Q_15)'s
-10,188 were each listed in parts whose subtrees held more than 2²⁸ entries (γ(Q_14)'s 24 MB
-of them compressed, about 2.9 × 10⁸ at γ(Q_16)'s 0.084 bytes an entry)."""
+10,188 were each listed in parts whose subtrees held more than 2²⁸ entries; within 2²⁹ their
+trees took 44 MB and 115.7 MB compressed and were checked in 209 s and 135 s (atlas builds
+on 2 cores, docs/benchmarks/atlas.md)."""
 MAX_TREE_WORK = 1 << 39
 """Version 5: nodes × squares × 64-bit words of a row, at most — each node of the replay is
 a pass over the board's rows, so this bounds its work before it starts (γ(Q_13) ≤ 6 takes
 about 2.6 × 10⁸, 0.7 s). Raised from 2³⁶ for γ(Q_16) ≤ 8: 212,784,295 nodes, 2.2 × 10¹¹,
 replayed in 120 s on 2 threads; then from 2³⁸ with :data:`MAX_TREE_NODES`, so that a tree
-on any board to 16×16 may hold 2²⁹ nodes (16×16: 2²⁹ × 256 × 4 = 2³⁹), about 2.5 times
-γ(Q_16)'s replay. With :data:`MAX_TREE_NODES` it bounds the replay by the tree's size either way."""
+on any board to 16×16 may hold 2²⁹ nodes (16×16: 2²⁹ × 256 × 4 = 2³⁹), 2.5 times the
+nodes of γ(Q_16)'s tree. With :data:`MAX_TREE_NODES` it bounds the replay by the tree's size either way."""
 ORDERS = ("row-major", "hilbert")
 PIECES_V1 = ("queen", "rook", "bishop", "knight", "king")
 """The pieces of versions 1 to 3."""
