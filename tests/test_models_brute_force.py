@@ -37,7 +37,10 @@ def brute_force_count(problem, size):
     return sum(feasible(problem, squares) for squares in combinations(range(problem.board.num_squares), size))
 
 
-RECTANGLES = [Board(3, 5), Board(2, 7), Board(2, 8), Board(4, 4), Board(3, 4), Board(1, 9)]
+RECTANGLES = [Board(3, 5), Board(2, 7), Board(4, 4), Board(3, 4), Board(1, 9)]
+"""Two rows (2×7), a square (4×4), a single row and odd shapes. 2×8 was dropped: its 2¹⁶
+subsets took 8.4 s of this test's 21 s in a clean clone (measured), and tested nothing that
+2×7 does not."""
 
 
 @pytest.mark.parametrize("board", RECTANGLES, ids=str)
