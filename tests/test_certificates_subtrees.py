@@ -35,8 +35,10 @@ def problem(n: int, piece: str = "queen", objective: str = "domination", board: 
     return PlacementProblem(board or Board.square(n), Piece(piece), Objective(objective))
 
 
-PROBLEMS = [*(problem(n) for n in range(6, 12)),
-            *(problem(n, objective="independent_domination") for n in range(6, 12)),
+# Even and odd boards to 11×11; 7×7 and 10×10 of γ, 7×7 and 9×9 of i were dropped (6.6 s of
+# the suite, measured), their neighbours cutting the same trees in parts.
+PROBLEMS = [*(problem(n) for n in (6, 8, 9, 11)),
+            *(problem(n, objective="independent_domination") for n in (6, 8, 10, 11)),
             problem(8, objective="total_domination"), problem(7, "knight"), problem(8, "king"),
             problem(0, "bishop", board=Board(5, 8)), problem(6, "knight", "total_domination")]
 
@@ -81,7 +83,7 @@ def test_the_stitched_count_tree_is_the_one_searchs_and_the_checker_accepts_it(t
     assert check_certificate(with_tree(directory, stitched)).ok
 
 
-@pytest.mark.parametrize("placement", PROBLEMS[:3] + PROBLEMS[6:8] + PROBLEMS[-5:], ids=str)
+@pytest.mark.parametrize("placement", PROBLEMS[:3] + PROBLEMS[4:6] + PROBLEMS[-5:], ids=str)
 def test_a_refutation_in_parts_is_the_one_searchs_with_or_without_listing(placement):
     value = solve_with(placement, SolveOptions(solver="bnb")).value
     refutation = one_search_tree(placement, value - 1, listing=False)
