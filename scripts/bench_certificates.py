@@ -6,7 +6,7 @@ order; the independent checker's verdict); for enumerations, the
 count with its classes and the certificate that blocks every listed placement.
 
     python -m chessdom.scripts.bench_certificates [--cap 900] [--cases issue19] [--workers 2]
-        [--scheduler tcp://HOST:PORT] [--max-proof-mb 32] [--form auto|tree|drat|lrat]
+        [--scheduler tcp://HOST:PORT] [--max-proof-mb MB] [--form auto|tree|drat|lrat]
     python -m chessdom.scripts.bench_certificates --orders [--cap 300] [--cases orders]
     python -m chessdom.scripts.bench_certificates --jobs [--rows queen-domination:10-16 ...] [--cap 3600]
     python -m chessdom.scripts.bench_certificates --checker [--repeats 3] [--cap 900] [--drat-trim PATH]
@@ -49,7 +49,7 @@ from chessdom.models import solve
 from chessdom.scripts import bench_checker, certified_jobs
 from chessdom.scripts.bench_labels import load_average, row_name
 from chessdom.models.certificates import (
-    MAX_PROOF_BYTES, ORDERS, CertificateUnavailable, CertifyOptions, make_certificate, plain_formula, refuted_bound,
+    ORDERS, CertificateUnavailable, CertifyOptions, make_certificate, plain_formula, refuted_bound,
 )
 from chessdom.models.certificates.prover import log_proof
 from chessdom.processes.executors import open_executor
@@ -74,7 +74,7 @@ CASES = {
 ENCODINGS = ("totalizer", "mtotalizer", "seqcounter", "sortnetwrk")
 
 
-def measure(kind: str, problem: PlacementProblem, cap: float, workers: int, executor, max_proof_bytes: int,
+def measure(kind: str, problem: PlacementProblem, cap: float, workers: int, executor, max_proof_bytes: int | None,
             lemmas: bool = True, form: str = "auto") -> dict:
     started = time.perf_counter()
     counting = kind == "count"
@@ -126,7 +126,7 @@ def _cell(value, digits=1):
     return "–" if value is None else f"{value:.{digits}f}"
 
 
-def run_certificates(cases, cap: float, workers: int, executor, max_proof_bytes: int, lemmas: bool = True,
+def run_certificates(cases, cap: float, workers: int, executor, max_proof_bytes: int | None, lemmas: bool = True,
                      form: str = "auto") -> str:
     table = []
     for kind, piece, objective, n in cases:
@@ -176,8 +176,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--only", default=None, help="comma-separated problem names to keep, e.g. γ(Q13),count γ(Q8)")
     parser.add_argument("--workers", type=int, default=2, help="local processes for cube proofs and checks")
     parser.add_argument("--scheduler", default=None, help="a Dask scheduler for the cube proofs instead")
-    parser.add_argument("--max-proof-mb", type=int, default=MAX_PROOF_BYTES // 2**20,
-                        help="the proof-size limit in MiB (default: the service's)")
+    parser.add_argument("--max-proof-mb", type=int, default=None,
+                        help="the proof-size limit in MiB (default: the service's, each proof form's own)")
     parser.add_argument("--no-lemmas", action="store_true", help="region cubes without their line budgets as lemmas")
     parser.add_argument("--form", choices=("auto", "tree", "drat", "lrat"), default="auto",
                         help="the certificate's form (CertifyOptions.form): lrat for contract version 6's proofs")
@@ -218,7 +218,7 @@ def main(argv: list[str] | None = None) -> None:
         print(run_orders(cases, args.cap))
         return
     with open_executor(args.scheduler, None) as executor:
-        print(run_certificates(cases, args.cap, args.workers, executor, args.max_proof_mb * 2**20, not args.no_lemmas,
+        print(run_certificates(cases, args.cap, args.workers, executor, None if args.max_proof_mb is None else args.max_proof_mb * 2**20, not args.no_lemmas,
                                args.form))
 
 

@@ -41,7 +41,7 @@ from pathlib import Path
 from chessdom.certificates import FORMULA, LRAT_PROOF, MANIFEST, PROOF, TREE
 from chessdom.chessboard import PlacementResult
 from chessdom.models.certificates import (
-    MAX_PROOF_BYTES,
+    MAX_LRAT_PROOF_BYTES,
     CertificateSummary,
     CertificateUnavailable,
     CertifyOptions,
@@ -76,7 +76,7 @@ class CertificateStore:
     def __init__(self, data_dir: Path, max_proof_bytes: int | None = None):
         self.root = Path(data_dir) / "certificates"
         self.ledger = Path(data_dir) / LEDGER
-        self.max_proof_bytes = max_proof_bytes or MAX_PROOF_BYTES
+        self.max_proof_bytes = max_proof_bytes  # None: each proof form's own limit
 
     def make(self, result: PlacementResult, options: CertifyOptions, *, enumeration: bool = False,
              executor: Executor | None = None, max_total_bytes: int | None = None,
@@ -126,7 +126,7 @@ class CertificateStore:
                 raise CertificateUnavailable(_no_room(limit, reserved))
             # A certificate of one proof takes about its proof's size; a cube bundle may take
             # more, which _commit then grants only from what is still free.
-            amount = min(left, self.max_proof_bytes)
+            amount = min(left, self.max_proof_bytes or MAX_LRAT_PROOF_BYTES)
             lock = hold_lock_file(writing)
             try:
                 os.write(lock, str(amount).encode("ascii"))

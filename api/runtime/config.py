@@ -7,7 +7,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from chessdom.certificates.contract import MAX_PROOF_BYTES as CONTRACT_MAX_PROOF_BYTES
-from chessdom.models.certificates import MAX_PROOF_BYTES
 from chessdom.processes import available_cores
 
 
@@ -98,14 +97,15 @@ class Settings:
     atlas_dir: Path | None = None
     """The atlas served read-only at ``/atlas`` (an ``atlas build`` directory); None: the
     atlas shipped with chessdom."""
-    max_proof_bytes: int = MAX_PROOF_BYTES
-    """The largest DRAT proof a certificate keeps in one file; past it the refutation is
-    split into cubes, each under it (checking costs more than linearly in a proof's size,
-    and holds it in memory at 11–15× its size). At most the contract's limit on one proof,
-    or the checker could not read what the service makes."""
+    max_proof_bytes: int | None = None
+    """The largest proof a certificate keeps in one file; past it the refutation is split
+    into cubes, each under it. None: the proof form's own limit, 32 MiB for DRAT, whose
+    check costs more than linearly in a proof's size and holds it in memory at 11–15× its
+    size, and the contract's limit on one proof (64 MiB) for LRAT, checked in linear time. At most the contract's limit, or the checker could not read what
+    the service makes."""
 
     def __post_init__(self) -> None:
-        if not 0 < self.max_proof_bytes <= CONTRACT_MAX_PROOF_BYTES:
+        if self.max_proof_bytes is not None and not 0 < self.max_proof_bytes <= CONTRACT_MAX_PROOF_BYTES:
             raise ValueError(f"max_proof_bytes (CHESSDOM_MAX_PROOF_BYTES) must be in 1…{CONTRACT_MAX_PROOF_BYTES}, "
                              f"the certificate contract's limit on one proof; got {self.max_proof_bytes}")
 

@@ -20,13 +20,14 @@ from chessdom.models.certificates.make import (
     write_certificate,
 )
 from chessdom.models.certificates.manifest import cube_count
-from chessdom.models.certificates.options import MAX_PROOF_BYTES, CertifyOptions, Progress
+from chessdom.models.certificates.options import MAX_LRAT_PROOF_BYTES, MAX_PROOF_BYTES, CertifyOptions, Progress
 from chessdom.models.certificates.orders import ORDERS
 from chessdom.models.certificates.staging import staging_directory, sweep_partial_directories
 from chessdom.models.certificates.summary import CertificateSummary, verdict
 
 __all__ = [
     "DEFAULT_ENCODING",
+    "MAX_LRAT_PROOF_BYTES",
     "MAX_PROOF_BYTES",
     "MAX_SQUARES",
     "ORDERS",

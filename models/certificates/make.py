@@ -59,8 +59,9 @@ SPLITS = ("auto", "never", "always", "regions")
 """How the refutation is split. ``regions``: region cubes (contract version 3, the
 minimisations only), split into finer regions where a cube outgrows its slice or the size
 limit. ``auto``: for the minimisations one proof when it takes at most
-:data:`ONE_PROOF_SECONDS`, else region cubes; for independence (and where there would be
-too many region cubes) one proof when it fits, else a cube bundle. ``never``: one proof of
+:data:`ONE_PROOF_SECONDS` (:data:`LEAPER_ONE_PROOF_SECONDS` for a leaper), else region
+cubes; for independence (and where there would be too many region cubes) one proof when it
+fits, else a cube bundle. ``never``: one proof of
 the plain formula (contract version 2). ``always``: contract version 2's cube bundle, with
 its cover proof."""
 ONE_PROOF_SECONDS = 1.0
@@ -68,6 +69,13 @@ ONE_PROOF_SECONDS = 1.0
 one file, small (measured: γ(Q_11) ≤ 4 in 0.5 s and 1.2 MB), which the service links
 directly. Past it region cubes are faster and smaller (γ(Q_12) ≤ 5: one proof 2.7 s and
 14 MB, 10 region cubes 0.7 s and 4.9 MB), and the attempt costs at most this."""
+LEAPER_ONE_PROOF_SECONDS = 60.0
+"""The same for a piece that only leaps (a knight, a king): its region cubes carry no line
+budgets as lemmas, and one LRAT proof came first by far (measured, with a knight's SCIP and
+CP-SAT solve beside it): γ(N_12) ≤ 23 in one proof made in 3.4 s and checked in 0.4 s,
+against 20.6 s and 3.3 s by region cubes; γ(N_14) ≤ 31 in 48 s, 35 MB, checked in 2.8 s,
+against 104 s and 10.6 s. A proof past the size limit stops it sooner (γ(N_14)'s passed
+32 MiB at 33 s)."""
 FIRST_ATTEMPT = ".runs"
 """Where region cubes with lemmas write their proofs in the staging directory until renamed."""
 _NOT_OPTIMAL = {
@@ -252,11 +260,13 @@ def _evidence(problem: PlacementProblem, formula: PlainFormula, staged: Path, bo
 
 
 def _one_quick_proof(problem: PlacementProblem, staged: Path, proving: Proving) -> ProofRun:
-    """One proof of a minimisation tried within :data:`ONE_PROOF_SECONDS`; raises unless it
-    refuted the formula or may be split."""
-    limit, most = remaining(proving.deadline), proving.options.max_proof_bytes
+    """One proof of a minimisation tried within :data:`ONE_PROOF_SECONDS`
+    (:data:`LEAPER_ONE_PROOF_SECONDS` for a leaper); raises unless it refuted the formula or
+    may be split."""
+    limit, most = remaining(proving.deadline), proving.max_proof_bytes
+    seconds = ONE_PROOF_SECONDS if problem.piece.slides else LEAPER_ONE_PROOF_SECONDS
     run = log_proof(staged / FORMULA, staged / PROOF, max_proof_bytes=most, form=proving.proof_form,
-                    time_limit=ONE_PROOF_SECONDS if limit is None else min(limit, ONE_PROOF_SECONDS))
+                    time_limit=seconds if limit is None else min(limit, seconds))
     raise_unless_refuted(problem, run.status, run.wall_seconds, run.detail, most,
                          can_split=remaining(proving.deadline) != 0.0)
     return run
@@ -281,7 +291,7 @@ def _prove_by_regions(problem: PlacementProblem, plan: RegionPlan, staged: Path,
 
 
 def _region_proofs(problem: PlacementProblem, plan: RegionPlan, staged: Path, proving: Proving, pool, scratch: str):
-    limits = RegionLimits(proving.deadline, proving.options.max_proof_bytes, proving.options.cube_seconds,
+    limits = RegionLimits(proving.deadline, proving.max_proof_bytes, proving.options.cube_seconds,
                           proving.proof_form)
     return prove_regions(problem.board, plan.sections, staged, pool, limits, scratch=scratch,
                          on_progress=lambda done, total: proving.report({"state": "making", "done": done,

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from chessdom.models.certificates.regions import CUBE_SECONDS
 
+from chessdom.certificates.contract import MAX_PROOF_BYTES as CONTRACT_MAX_PROOF_BYTES
+
 AUTO_PROOF = "lrat"
 """The proofs ``form="auto"`` writes where the tree does not apply. Measured, LRAT is the
 better certificate (load 5–6 on 2 cores, other sessions running): γ(Q_12) ≤ 5's one proof
@@ -24,8 +26,10 @@ def proof_form(form: str) -> str:
     """What the proof-logging runs write when certifying in ``form`` (the proofs' form for
     ``auto`` and for a tree that falls back to proofs)."""
     return AUTO_PROOF if form in ("auto", "tree") else form
+
+
 MAX_PROOF_BYTES = 32 * 1024 * 1024
-"""Past this one proof is split into cubes, each cube's proof under it. dratify's forward
+"""Past this one DRAT proof is split into cubes, each cube's proof under it. dratify's forward
 check costs more than linearly in a proof's size: measured (CPU seconds, native engine, at
 load 9–11 on 2 cores), γ(Q_13) ≤ 6 in one 146 MB proof took 422 s to check (2.9 s a MB),
 while the 85 proofs of its cube bundle, 273 MB in all and none over 32 MB, took 159 s
@@ -33,6 +37,12 @@ while the 85 proofs of its cube bundle, 273 MB in all and none over 32 MB, took 
 Proving the bundle cost more (232 s of CaDiCaL against 53 s), but less than the check
 saved. dratify also holds a proof in memory at 11–15× its size: 32 MiB keeps a check
 under about 0.5 GB."""
+MAX_LRAT_PROOF_BYTES = CONTRACT_MAX_PROOF_BYTES
+"""Past this one LRAT proof is split into cubes: the contract's limit on one proof. Its hints
+make the check linear in its size, as DRAT's is not: γ(N_14) ≤ 31 in one 35 MB LRAT proof
+was checked in 2.8 s (its 4,055 region cubes in 10.6 s), so the reason for DRAT's lower
+limit is gone."""
+
 
 Progress = Callable[[dict], None]
 """Told the certificate's state as it changes: ``{"state": "making", "done": 3, "total": 85}``."""
@@ -41,7 +51,8 @@ Progress = Callable[[dict], None]
 @dataclass(frozen=True, kw_only=True)
 class CertifyOptions:
     """How to certify: within ``time_limit`` seconds (None: no limit), each proof under
-    ``max_proof_bytes``; ``encoding`` and ``order`` default to the measured choice for the
+    ``max_proof_bytes`` (None: :data:`MAX_PROOF_BYTES` for DRAT, :data:`MAX_LRAT_PROOF_BYTES`
+    for LRAT); ``encoding`` and ``order`` default to the measured choice for the
     piece and variant (:mod:`.choice`); ``split`` as :data:`~.make.SPLITS` says; region
     cubes start at partition ``region_level`` and are split when a run outgrows
     ``cube_seconds``; cubes run on ``workers`` local processes unless an executor is
@@ -53,7 +64,7 @@ class CertifyOptions:
     ``lrat`` for binary LRAT (version 6)."""
 
     time_limit: float | None = None
-    max_proof_bytes: int = MAX_PROOF_BYTES
+    max_proof_bytes: int | None = None
     encoding: str | None = None
     order: str | None = None
     split: str = "auto"
@@ -79,6 +90,13 @@ class Proving:
     def proof_form(self) -> str:
         """What the proof-logging runs write (:data:`~.prover.FORMS`)."""
         return proof_form(self.options.form)
+
+    @property
+    def max_proof_bytes(self) -> int:
+        """The most one proof may take: the caller's limit, else its form's."""
+        if self.options.max_proof_bytes is not None:
+            return self.options.max_proof_bytes
+        return MAX_LRAT_PROOF_BYTES if self.proof_form == "lrat" else MAX_PROOF_BYTES
 
     @classmethod
     def starting_now(cls, options: CertifyOptions, executor: Executor | None, report: Progress) -> Proving:

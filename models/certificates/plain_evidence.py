@@ -65,7 +65,7 @@ def prove_plain(problem: PlacementProblem, formula: PlainFormula, staged: Path, 
     """One proof, or a cube bundle, refuting ``formula`` (already written to ``staged``):
     split ``never`` one proof, ``always`` a bundle, ``auto`` one proof within
     :data:`SINGLE_PROOF_SECONDS` and the size limit, else a bundle."""
-    split, deadline, most = proving.options.split, proving.deadline, proving.options.max_proof_bytes
+    split, deadline, most = proving.options.split, proving.deadline, proving.max_proof_bytes
     if split != "always":
         limit = remaining(deadline)
         if split == "auto":
@@ -97,7 +97,7 @@ def raise_unless_refuted(problem, status: str, seconds: float, detail: str, max_
 def _prove_by_cubes(problem: PlacementProblem, cubes: list[tuple[int, ...]], staged: Path, proving: Proving
                     ) -> Evidence:
     started = time.monotonic()
-    deadline, max_proof_bytes, report = proving.deadline, proving.options.max_proof_bytes, proving.report
+    deadline, max_proof_bytes, report = proving.deadline, proving.max_proof_bytes, proving.report
     report({"state": "making", "done": 0, "total": len(cubes)})
     with cube_runner(proving.executor, proving.options.workers, "cube proofs") as pool:
         bundle = prove_cubes(problem, staged, staged / FORMULA, cubes, pool, deadline=deadline,

@@ -20,7 +20,7 @@ from pathlib import Path
 from chessdom import library, models
 from chessdom.atlas import Atlas
 from chessdom.chessboard import PLACEMENT_VARIANTS, Piece, PlacementProblem
-from chessdom.models.certificates import MAX_PROOF_BYTES, staging_directory
+from chessdom.models.certificates import MAX_LRAT_PROOF_BYTES, MAX_PROOF_BYTES, staging_directory
 from chessdom.models.certificates.tree import FORMS as CERTIFICATE_FORMS
 from chessdom.models.dispatch.native_backend import recording_trees
 from chessdom.processes.executors import open_executor
@@ -30,6 +30,11 @@ from chessdom.cli.status import Status, live_status
 
 INTERRUPTED = 130
 """The exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report it."""
+
+
+def megabytes(mb: int | None) -> int | None:
+    """--max-proof-mb in bytes; None leaves each proof form its own limit."""
+    return None if mb is None else mb * 2**20
 
 
 def _solve(args: argparse.Namespace) -> int:
@@ -211,7 +216,7 @@ class _Certification:
 
         args = self.args
         remaining = None if args.time_limit is None else args.time_limit - (time.monotonic() - self.started)
-        options = CertifyOptions(time_limit=remaining, max_proof_bytes=args.max_proof_mb * 2**20,
+        options = CertifyOptions(time_limit=remaining, max_proof_bytes=megabytes(args.max_proof_mb),
                                  workers=args.workers or 1, form=args.certificate_form)
         began = time.monotonic()
         self.status.certifying(what, {"state": "making"})
@@ -290,9 +295,10 @@ def add_solve(commands) -> None:
                         help="with --certify: tree (the branch-and-bound's search, run again if another engine "
                              "answered), lrat or drat (proofs of the plain formula, for lrat-trim, cake_lpr or "
                              "drat-trim), auto the tree where the solve kept one, else lrat; default %(default)s")
-    parser.add_argument("--max-proof-mb", type=integer(1), default=MAX_PROOF_BYTES // 2**20, metavar="MB",
+    parser.add_argument("--max-proof-mb", type=integer(1), default=None, metavar="MB",
                         help="with --certify: split a refutation into cubes when one proof would grow past this, "
-                             "each cube's proof under it; default %(default)s")
+                             f"each cube's proof under it; default {MAX_PROOF_BYTES // 2**20} for drat, "
+                             f"{MAX_LRAT_PROOF_BYTES // 2**20} for lrat")
     parser.add_argument("--representatives", metavar="FILE",
                         help="with --count: write one placement per symmetry class to FILE, one per line")
     parser.add_argument("--state", type=Path, metavar="DIR",
