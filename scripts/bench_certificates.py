@@ -217,9 +217,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.orders:
         print(run_orders(cases, args.cap))
         return
+    limit = None if args.max_proof_mb is None else args.max_proof_mb * 2**20
     with open_executor(args.scheduler, None) as executor:
-        print(run_certificates(cases, args.cap, args.workers, executor, None if args.max_proof_mb is None else args.max_proof_mb * 2**20, not args.no_lemmas,
-                               args.form))
+        print(run_certificates(cases, args.cap, args.workers, executor, limit, not args.no_lemmas, args.form))
 
 
 if __name__ == "__main__":

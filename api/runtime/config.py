@@ -101,8 +101,8 @@ class Settings:
     """The largest proof a certificate keeps in one file; past it the refutation is split
     into cubes, each under it. None: the proof form's own limit, 32 MiB for DRAT, whose
     check costs more than linearly in a proof's size and holds it in memory at 11–15× its
-    size, and the contract's limit on one proof (64 MiB) for LRAT, checked in linear time. At most the contract's limit, or the checker could not read what
-    the service makes."""
+    size, and the contract's limit on one proof (64 MiB) for LRAT, checked in linear time.
+    At most the contract's limit, or the checker could not read what the service makes."""
 
     def __post_init__(self) -> None:
         if self.max_proof_bytes is not None and not 0 < self.max_proof_bytes <= CONTRACT_MAX_PROOF_BYTES:

@@ -61,9 +61,8 @@ minimisations only), split into finer regions where a cube outgrows its slice or
 limit. ``auto``: for the minimisations one proof when it takes at most
 :data:`ONE_PROOF_SECONDS` (:data:`LEAPER_ONE_PROOF_SECONDS` for a leaper), else region
 cubes; for independence (and where there would be too many region cubes) one proof when it
-fits, else a cube bundle. ``never``: one proof of
-the plain formula (contract version 2). ``always``: contract version 2's cube bundle, with
-its cover proof."""
+fits, else a cube bundle. ``never``: one proof of the plain formula (contract version 2).
+``always``: contract version 2's cube bundle, with its cover proof."""
 ONE_PROOF_SECONDS = 1.0
 """``split="auto"`` keeps one proof of a minimisation that CaDiCaL refutes within this long:
 one file, small (measured: γ(Q_11) ≤ 4 in 0.5 s and 1.2 MB), which the service links
