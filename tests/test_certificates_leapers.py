@@ -7,6 +7,7 @@ import pytest
 from chessdom.models.certificates import MAX_LRAT_PROOF_BYTES, MAX_PROOF_BYTES, CertifyOptions, make_certificate
 from chessdom.models.certificates import make as maker
 from chessdom.models.certificates.options import Proving
+from chessdom.models.certificates.prover import log_proof
 
 from chessdom.certificates import check_certificate
 from chessdom.certificates.contract import MAX_PROOF_BYTES as CONTRACT_MAX_PROOF_BYTES
@@ -21,18 +22,28 @@ def certified(tmp_path, piece: str, size: int) -> dict:
     return manifest
 
 
-def test_with_no_time_for_one_proof_a_queen_gets_region_cubes_and_a_knight_still_one_proof(tmp_path, monkeypatch):
-    monkeypatch.setattr(maker, "ONE_PROOF_SECONDS", 0.0)
-    queens = certified(tmp_path, "queen", 6)
-    assert "regions" in queens and "proof" not in queens
+def quick_proof_seconds(tmp_path, monkeypatch, piece: str) -> float:
+    """The time limit the maker gave its first proof-logging run (the one proof tried first):
+    read from the call, not from a race against a clock."""
+    limits = []
+
+    def spied(*args, **kwargs):
+        limits.append(kwargs["time_limit"])
+        return log_proof(*args, **kwargs)
+
+    monkeypatch.setattr(maker, "log_proof", spied)
+    certified(tmp_path, piece, 6)
+    return limits[0]
+
+
+def test_a_knight_is_given_a_minute_for_one_proof_and_a_queen_a_second(tmp_path, monkeypatch):
+    assert quick_proof_seconds(tmp_path / "queen", monkeypatch, "queen") == maker.ONE_PROOF_SECONDS == 1.0
+    assert quick_proof_seconds(tmp_path / "knight", monkeypatch, "knight") == maker.LEAPER_ONE_PROOF_SECONDS == 60.0
+
+
+def test_a_knights_refutation_is_one_proof_the_checker_accepts(tmp_path):
     knights = certified(tmp_path, "knight", 6)
     assert "proof" in knights and "regions" not in knights
-
-
-def test_a_knights_one_proof_is_given_its_own_time_and_no_more(tmp_path, monkeypatch):
-    monkeypatch.setattr(maker, "LEAPER_ONE_PROOF_SECONDS", 0.0)
-    knights = certified(tmp_path, "knight", 6)
-    assert "regions" in knights and "proof" not in knights
 
 
 @pytest.mark.parametrize(("form", "given", "limit"), [
