@@ -40,8 +40,8 @@ under about 0.5 GB."""
 MAX_LRAT_PROOF_BYTES = CONTRACT_MAX_PROOF_BYTES
 """Past this one LRAT proof is split into cubes: the contract's limit on one proof. Its hints
 make the check linear in its size, as DRAT's is not: γ(N_14) ≤ 31 in one 35 MB LRAT proof
-was checked in 2.8 s (its 4,055 region cubes in 10.6 s), so the reason for DRAT's lower
-limit is gone."""
+was checked in 2.8 s (its LRAT region cubes in 10.6 s, an earlier job's), so the reason
+for DRAT's lower limit is gone."""
 
 
 Progress = Callable[[dict], None]
