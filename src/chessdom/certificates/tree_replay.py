@@ -59,10 +59,19 @@ def _fail(state, error, at):
 @njit(cache=True)
 def _bound_fails(covers, undominated, allowed, left):
     """Whether the ``left`` largest numbers of undominated squares one allowed square
-    dominates add up to less than the undominated count."""
+    dominates add up to less than the undominated count. (The allowed squares are read from
+    the set bits, not by testing every square: measured one thread, interleaved, load 3.6,
+    γ(Q_14)'s tree replayed in 15.1–15.4 s against 18.0–18.9 s, i(Q_14)'s in 1.3–1.7 s against
+    2.5–2.8 s, γt(Q_13)'s in 7.6–8.1 s against 11.3–12.0 s.)"""
     largest = np.zeros(left + 1, np.int64)  # kept in descending order; the last slot spare
-    for c in range(covers.shape[0]):
-        if member(allowed, c):
+    for w in range(allowed.shape[0]):
+        word = allowed[w]
+        while word:  # the allowed squares from the set bits, as in ordered_candidates
+            low = word & (~word + np.uint64(1))
+            c = w * 64 + _bits(low - np.uint64(1))
+            word ^= low
+            if c >= covers.shape[0]:
+                break
             gain = common(covers[c], undominated)
             j = left
             while j > 0 and largest[j - 1] < gain:
