@@ -26,10 +26,12 @@ class Certificate(BaseModel):
     """A certificate of the bound, or of a count (the docs: "The certificate contract")."""
 
     id: str
-    form: Literal["tree", "lrat", "drat"] = "drat"
+    form: Literal["tree", "lrat", "drat", "cliques"] = "drat"
     """``tree``: the branch-and-bound's own search tree, replayed by the checker (contract
     version 5); ``lrat``: the plain formula and its LRAT refutations, binary and
-    gzip-compressed (version 6); ``drat``: the plain formula and its text DRAT refutations."""
+    gzip-compressed (version 6); ``drat``: the plain formula and its text DRAT refutations;
+    ``cliques``: independence bounded by the board split into cliques, the manifest alone
+    (version 8)."""
     manifest: str
     """The manifest; ``DELETE`` on it deletes the certificate."""
     formula: str | None

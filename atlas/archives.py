@@ -22,7 +22,7 @@ from chessdom.certificates.sources import certificate_directory
 class Archived:
     """An archive of the atlas: its path relative to the atlas directory, its SHA-256 and
     size, its evidence's form (``tree``: the branch-and-bound's search tree; ``lrat``, ``drat``:
-    LRAT or DRAT refutations, one or in cubes) and whether the atlas keeps it (False: too large to ship,
+    LRAT or DRAT refutations, one or in cubes; ``cliques``: a clique cover) and whether the atlas keeps it (False: too large to ship,
     the hash stays)."""
 
     relative: str

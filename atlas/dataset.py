@@ -41,8 +41,9 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "certificate_sha256": ("string", "SHA-256 of the certificate archive"),
     "certificate_bytes": ("integer", "size of the certificate archive"),
     "certificate_form": ("string", "tree (the branch-and-bound's own search tree, contract version 5 or 7), "
-                                   "lrat (LRAT refutations of the contract formula, version 6) or drat (DRAT "
-                                   "refutations, versions 1 to 4), one proof or cubes"),
+                                   "lrat (LRAT refutations of the contract formula, version 6), drat (DRAT "
+                                   "refutations, versions 1 to 4), one proof or cubes, or cliques (independence "
+                                   "bounded by a clique cover, version 8)"),
     "certificate_shipped": ("boolean", "false when the archive is not in this copy (too large): rebuild_command remakes it"),
     "count_certificate": ("string", "the count's enumeration certificate archive (every optimal placement listed, "
                                     "no other possible)"),

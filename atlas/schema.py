@@ -66,8 +66,9 @@ class Entry:
     certificate_bytes: int | None
     certificate_form: str | None
     """``tree`` (the branch-and-bound's search tree, contract version 5 or 7), ``lrat``
-    (LRAT refutations of the contract formula, version 6) or ``drat`` (DRAT refutations,
-    versions 1 to 4), one proof or cubes."""
+    (LRAT refutations of the contract formula, version 6), ``drat`` (DRAT refutations,
+    versions 1 to 4), one proof or cubes, or ``cliques`` (independence bounded by a clique
+    cover, version 8)."""
     certificate_shipped: bool
     """False when the archive was too large to commit: ``rebuild_command`` remakes it."""
     count_certificate: str | None

@@ -160,6 +160,7 @@ def test_thirty_rooks_on_29x29_find_their_count_cubes_at_once_and_give_up_at_the
     # The refutation is a pigeonhole: no proof within seconds. Its count cubes (four
     # regions of about 210 squares adding up to 811) once took minutes to enumerate,
     # uninterruptibly, and a synchronous certified request overran its deadline (a 503).
+    # (``auto`` certifies it by its 29 ranks, contract version 8: asked for LRAT here.)
     result = solve_placement("rook", 29, variant="independence")
     with pytest.raises(CertificateUnavailable, match="time limit"):
-        make_certificate(result, tmp_path / "r29", CertifyOptions(time_limit=2))
+        make_certificate(result, tmp_path / "r29", CertifyOptions(time_limit=2, form="lrat"))

@@ -34,6 +34,7 @@ from chessdom.certificates import FORMULA, PROOF
 from chessdom.certificates.events import verdict_events
 from chessdom.chessboard import PlacementProblem, PlacementResult, Status
 from chessdom.models.certificates.choice import choose
+from chessdom.models.certificates.cliques import clique_cover, write_clique_certificate
 from chessdom.models.certificates.enumeration import Enumeration, NotEnumerated, enumeration_of
 from chessdom.models.certificates.formula import PlainFormula, plain_formula
 from chessdom.models.certificates.manifest import Evidence, manifest_of, rename_proofs, write_manifest
@@ -145,6 +146,11 @@ def _write(result: PlacementResult, directory: Path, options: CertifyOptions, en
     if has_no_solution(result):
         return CertificateSummary.of(write_no_solution(
             result, directory, lambda path: independent_check(path, remaining(proving.deadline))))
+    asked_for_a_refutation = options.form != "auto" or options.split != "auto"
+    if not enumeration and not asked_for_a_refutation and (cover := clique_cover(result)) is not None:
+        return CertificateSummary.of(write_clique_certificate(
+            result, cover, directory, lambda path: independent_check(path, remaining(proving.deadline)),
+            proving.report))
     listed = _enumeration(result) if enumeration else None
     if uses_tree(result, options.form, enumeration):
         return CertificateSummary.of(_tree_certificate(result, directory, listed, proving))

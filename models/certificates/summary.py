@@ -32,8 +32,8 @@ class CertificateSummary:
 
     @property
     def form(self) -> str:
-        """What its evidence is: ``tree`` (contract version 5), ``lrat`` (version 6's
-        proofs) or ``drat`` (the proofs of versions 1 to 4)."""
+        """What its evidence is: ``tree`` (contract version 5), ``cliques`` (version 8),
+        ``lrat`` (version 6's proofs) or ``drat`` (the proofs of versions 1 to 4)."""
         evidence = (self.manifest.get("evidence") or {}).get("form")
         return evidence or ("lrat" if self.manifest.get("contract") == CONTRACT_V6 else "drat")
 

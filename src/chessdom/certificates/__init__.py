@@ -10,7 +10,8 @@ version 3's region cubes, whose partitions and cover it checks itself (:mod:`.re
 :mod:`.cover`), with the lemmas they may list (:mod:`.lemmas`), in parallel on any
 executor (:mod:`.check`); version 6's LRAT proofs it checks itself, in linear time
 (:mod:`.lrat`), and writes out for lrat-trim and cake_lpr on request (:mod:`.export`).
-Version 5's search tree it replays (:mod:`.tree`). Whatever it reads is bounded by the contract's
+Version 5's search tree it replays (:mod:`.tree`); version 8's cliques it checks pair by pair
+(:mod:`.cliques`). Whatever it reads is bounded by the contract's
 limits before any work is done (:mod:`.manifest`, :mod:`.files`, :mod:`.sources`); what it
 cannot read is :class:`Unreadable`, not a rejection.
 
@@ -28,6 +29,7 @@ from chessdom.certificates.contract import (
     CONTRACT_V5,
     CONTRACT_V6,
     CONTRACT_V7,
+    CONTRACT_V8,
     CONTRACTS,
     COVER,
     CUBES,
@@ -65,6 +67,7 @@ __all__ = [
     "CONTRACT_V5",
     "CONTRACT_V6",
     "CONTRACT_V7",
+    "CONTRACT_V8",
     "COVER",
     "CUBES",
     "FEWER_FORMULA",

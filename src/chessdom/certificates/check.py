@@ -12,6 +12,7 @@ from dataclasses import replace
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from chessdom.certificates.cliques import cliques_step
 from chessdom.certificates.contract import (
     CONTRACT_V4,
     CONTRACT_V6,
@@ -96,6 +97,8 @@ def check_certificate(directory: str | Path, engine: str = "native", executor: E
             steps = (claim_of_none, _hashes, empty_clause)
         elif manifest.tree_nodes is not None:
             steps = (_bound_and_claim, _hashes, _placements, _witness, tree_step)
+        elif manifest.cliques is not None:
+            steps = (_bound_and_claim, _placements, _witness, cliques_step)
         verdict.ok = all(step(manifest, context, verdict) for step in steps)
     finally:
         verdict.seconds = round(time.perf_counter() - started, 3)
@@ -109,6 +112,8 @@ def refutation_checker(read: Manifest, versions: dict) -> str:
         return "none needed (the empty clause of a formula the checker rebuilds)"
     if read.tree_nodes is not None:
         return f"chessdom's tree replay, numba {_installed('numba')}"
+    if read.cliques is not None:
+        return "none needed (cliques the checker checks pair by pair)"
     if read.raw.get("contract") == CONTRACT_V6:
         return versions["lrat"].removesuffix(" (version 6 proofs)")
     return f"dratify {versions['version']} ({versions['engine']})"

@@ -19,7 +19,8 @@ CONTRACT_V4 = "chessdom-certificate/4"
 CONTRACT_V5 = "chessdom-certificate/5"
 CONTRACT_V6 = "chessdom-certificate/6"
 CONTRACT_V7 = "chessdom-certificate/7"
-CONTRACTS = (CONTRACT_V1, CONTRACT, CONTRACT_V3, CONTRACT_V4, CONTRACT_V5, CONTRACT_V6, CONTRACT_V7)
+CONTRACT_V8 = "chessdom-certificate/8"
+CONTRACTS = (CONTRACT_V1, CONTRACT, CONTRACT_V3, CONTRACT_V4, CONTRACT_V5, CONTRACT_V6, CONTRACT_V7, CONTRACT_V8)
 """Version 2 adds the literal order, cube bundles and enumerations; version 1
 certificates (always row-major, one proof, one bound) still check. Version 3 splits the
 refutation into region cubes, one proof per symmetry class of region counts, and the
@@ -31,7 +32,9 @@ the checker replays (:mod:`.tree`); it has no formula. Version 6 is versions 2 t
 proof, a cube bundle, region cubes with lemmas; every piece) with every proof in binary
 LRAT, gzip-compressed (:mod:`.lrat`), named as :data:`LRAT_SUFFIX` says. Version 7 is
 version 5 whose tree may also hold packing leaves (the contract page, "Version 7"): its
-manifest is version 5's in every other field."""
+manifest is version 5's in every other field. Version 8 bounds independence by a
+partition of the board into cliques of the attack graph (:mod:`.cliques`): no formula, no
+proof."""
 MANIFEST = "manifest.json"
 FORMULA = "formula.cnf"
 PROOF = "proof.drat"

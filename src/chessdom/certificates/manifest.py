@@ -18,6 +18,7 @@ from chessdom.certificates.contract import (
     CONTRACT_V5,
     CONTRACT_V6,
     CONTRACT_V7,
+    CONTRACT_V8,
     CONTRACTS,
     ENCODINGS,
     MANIFEST,
@@ -120,6 +121,8 @@ class Manifest:
     """Version 4's claim that no placement of any size meets the objective."""
     tree_nodes: int | None = None
     """Version 5: the nodes of the search tree (``files["tree"]``) refuting the bound."""
+    cliques: list | None = None
+    """Version 8: the cliques (lists of square names) bounding independence."""
 
 
 def read_manifest(directory: Path) -> Manifest:
@@ -151,12 +154,14 @@ def _typed(raw) -> Manifest:
         raise ContractError(f"only {CONTRACT_V3} and {CONTRACT_V4} have regions or fewer (and {CONTRACT_V6}, "
                             "their LRAT form)")
     version_five = raw["contract"] in (CONTRACT_V5, CONTRACT_V7)  # 7: a tree with packing leaves
-    rows, cols, _, objective = validate_problem(typed(raw, "problem", dict),
-                                                PIECES if version_four or version_five else PIECES_V1)
+    every_piece = version_four or version_five or raw["contract"] == CONTRACT_V8
+    rows, cols, _, objective = validate_problem(typed(raw, "problem", dict), PIECES if every_piece else PIECES_V1)
     if rows * cols > MAX_SQUARES:
         raise ContractError(f"the contract covers boards of at most {MAX_SQUARES} squares, not {rows}×{cols}")
     if version_five:
         return _tree(raw, objective, rows * cols)
+    if raw["contract"] == CONTRACT_V8:
+        return _cliques(raw, objective, rows * cols)
     if version_four and typed(raw, "refuted", dict).get("relation") == NO_SOLUTION:
         return _no_solution(raw, objective)
     squares = rows * cols
@@ -211,6 +216,35 @@ def _tree(raw: dict, objective: str, squares: int) -> Manifest:
     typed(raw, "claim", str)
     return Manifest(raw, raw["problem"], objective, value, bound, "", "", witness, enumeration, files,
                     tree_nodes=nodes)
+
+
+def _cliques(raw: dict, objective: str, squares: int) -> Manifest:
+    """Version 8: independence's bound refuted by the cliques its ``evidence`` lists
+    (``form`` "cliques"); no formula, no proof, no enumeration. The names are read here,
+    at most one per square; whether they partition the board into cliques is checked later
+    (:mod:`.cliques`)."""
+    if objective != "independence":
+        raise ContractError(f"{CONTRACT_V8} bounds independence, not {objective}")
+    if other := sorted({"formula", "proof", "cubes", "regions", "fewer", "enumeration"} & set(raw)):
+        raise ContractError(f"a certificate by cliques has no {', '.join(other)}")
+    evidence = typed(raw, "evidence", dict)
+    choice(evidence, "form", ("cliques",), "evidence.form")
+    cliques = typed(evidence, "cliques", list, "evidence.cliques")
+    if not 1 <= len(cliques) <= squares:
+        raise ContractError(f"evidence.cliques must list 1…{squares} cliques, not {len(cliques)}")
+    named = 0
+    for index, clique in enumerate(cliques):
+        if not isinstance(clique, list) or not clique:
+            raise ContractError(f"evidence.cliques[{index}] must be a non-empty list of square names")
+        name_list(clique, f"evidence.cliques[{index}]")
+        named += len(clique)
+        if named > squares:  # the pairs checked later are then at most squares² / 2
+            raise ContractError(f"evidence.cliques names more squares than the board's {squares}")
+    value = integer(raw, "value", squares)
+    bound = integer(typed(raw, "refuted", dict), "bound", squares, "refuted.bound")
+    witness = name_list(typed(raw, "witness", list), "witness")
+    typed(raw, "claim", str)
+    return Manifest(raw, raw["problem"], objective, value, bound, "", "", witness, None, {}, cliques=cliques)
 
 
 def _version_three(raw: dict, objective: str, squares: int) -> tuple[Regions, Fewer | None]:

@@ -294,7 +294,8 @@ def add_solve(commands) -> None:
     parser.add_argument("--certificate-form", choices=CERTIFICATE_FORMS, default="auto",
                         help="with --certify: tree (the branch-and-bound's search, run again if another engine "
                              "answered), lrat or drat (proofs of the plain formula, for lrat-trim, cake_lpr or "
-                             "drat-trim), auto the tree where the solve kept one, else lrat; default %(default)s")
+                             "drat-trim), auto the tree where the solve kept one, for independence a clique cover where one "
+                             "meets the value (contract version 8), else lrat; default %(default)s")
     parser.add_argument("--max-proof-mb", type=integer(1), default=None, metavar="MB",
                         help="with --certify: split a refutation into cubes when one proof would grow past this, "
                              f"each cube's proof under it; default {MAX_PROOF_BYTES // 2**20} for drat, "
