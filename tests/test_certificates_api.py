@@ -93,9 +93,15 @@ def test_proofs_are_sent_gzip_compressed_to_clients_that_accept_it(client):
     assert gzip.decompress(compressed.data) == plain and len(compressed.data) < len(plain)
 
 
-def test_independence_is_certified_too(client):
+def test_independence_is_certified_too_by_cliques_in_the_manifest_alone(client):
     answer = certified_answer(client, "/independence", rows=3, cols=4, piece="king")
-    assert answer["value"] == 4 and answer["certificate"]["checked"]
+    certificate = answer["certificate"]
+    assert answer["value"] == 4 and certificate["checked"] and certificate["form"] == "cliques"
+    assert certificate["formula"] is None and certificate["proof"] is None and certificate["tree"] is None
+    manifest = client.get(certificate["manifest"]).get_json()
+    assert manifest["contract"] == "chessdom-certificate/8" and len(manifest["evidence"]["cliques"]) == 4
+    asked = certified_answer(client, "/independence", rows=3, cols=4, piece="king", certificate_form="lrat")
+    assert asked["certificate"]["form"] == "lrat" and asked["certificate"]["checked"]
 
 
 def test_a_full_board_answers_why_there_is_no_certificate(client):

@@ -2,7 +2,8 @@
 order (:mod:`.orders`) and encoding chosen by measurement (:mod:`.choice`), the
 proof-logging search run on that formula after the solve (:mod:`.prover`), contract
 version 3's region cubes (:mod:`.regions`, :mod:`.region_evidence`) and version 2's one
-proof or cube bundle (:mod:`.cubes`, :mod:`.plain_evidence`), enumerations
+proof or cube bundle (:mod:`.cubes`, :mod:`.plain_evidence`), version 8's clique covers
+for independence (:mod:`.cliques`), enumerations
 (:mod:`.enumeration`), the manifest (:mod:`.manifest`), and :func:`write_certificate`,
 which writes a checked certificate into a directory it is given (:func:`make_certificate`
 stages it beside and renames it into place whole: :mod:`.staging`), both returning its
