@@ -2,7 +2,8 @@
 better placement exists") or of a complete count (the formula of "no placement within the
 bound but the listed ones"), refuted by region cubes (contract version 3,
 :mod:`.region_evidence`) or by one DRAT proof or a cube bundle (contract version 2,
-:mod:`.plain_evidence`), whatever backend proved the bound first (CP-SAT's proofs are not DRAT;
+:mod:`.plain_evidence`) — or, for independence, bounded by a clique cover (version 8,
+:mod:`.cliques`) — whatever backend proved the bound first (CP-SAT's proofs are not DRAT;
 the SAT backend's formula has line variables and redundant bounds the contract leaves
 out), with its manifest (:mod:`.manifest`) and the independent checker's verdict.
 Nothing here vouches for its own output: the checker (:mod:`chessdom.certificates`, run
