@@ -73,3 +73,24 @@ def test_the_published_class_checker_agrees_with_the_count_and_refuses_a_class_t
     mirrored = " ".join(f"{chr(ord('a') + size - 1 - (ord(s[0]) - ord('a')))}{s[1:]}" for s in lines[0].split())
     assert check_classes(size, [*lines, mirrored], tmp_path, piece).returncode != 0
     assert check_classes(size, [lines[0].rsplit(" ", 1)[0]], tmp_path, piece).returncode != 0
+
+
+@pytest.mark.parametrize("piece, size", [("queen", 8), ("knight", 5), ("bishop", 7), ("king", 6), ("archbishop", 5)])
+def test_the_published_clique_checker_accepts_a_certificate_and_refuses_a_forged_one(piece, size, tmp_path):
+    import json
+
+    from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
+    from chessdom.models import solve
+    from chessdom.models.certificates import make_certificate
+
+    result = solve(PlacementProblem(Board.square(size), Piece(piece), Objective.INDEPENDENCE), time_limit=60)
+    made = make_certificate(result, tmp_path / "certificate")
+    assert made.form == "cliques"
+    script = [sys.executable, str(ROOT / "docs/how-to/check_cliques.py"), str(tmp_path / "certificate" / "manifest.json")]
+    checked = subprocess.run(script, capture_output=True, text=True, timeout=60)
+    assert checked.returncode == 0 and checked.stdout.startswith(f"VERIFIED: {result.value} mutually"), checked
+    manifest = json.loads((tmp_path / "certificate" / "manifest.json").read_text())
+    manifest["evidence"]["cliques"][0].append(manifest["evidence"]["cliques"].pop()[0])  # a square moved
+    (tmp_path / "certificate" / "manifest.json").write_text(json.dumps(manifest))
+    refused = subprocess.run(script, capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 1 and refused.stdout.startswith("NOT VERIFIED"), refused
