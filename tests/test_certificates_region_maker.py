@@ -24,7 +24,7 @@ from chessdom.models.certificates import (
 )
 from chessdom.models.certificates.prover import ProofRun
 from chessdom.models.certificates.regions import (
-    AT_MOST, EXACTLY, Cube, children, cube_clauses, first_cubes, partitions,
+    AT_MOST, EXACTLY, Cube, children, cube_clauses, first_cubes, partitions, prove_region_cube,
 )
 from drat_default import drat_by_default  # noqa: F401 - these certificates are DRAT's
 
@@ -280,3 +280,19 @@ def test_a_count_missing_one_class_is_rejected_even_with_formula_claim_and_hashe
     (directory / "manifest.json").write_text(json.dumps(manifest))
     verdict = check_certificate(directory)
     assert not verdict.ok and "cube" in verdict.reason, verdict.reason
+
+
+def test_a_region_cube_is_sent_as_its_counts_and_its_clauses_built_by_the_worker(tmp_path):
+    # Built by the caller for every cube at submission, γ(N_16)'s count certificate held
+    # 3,000 cubes' clauses at once, 1.5 MB each, and its process was killed at 19 GB.
+    sent = []
+
+    class Recording(ThreadPoolExecutor):
+        def submit(self, fn, /, *args, **kwargs):
+            sent.append((fn, kwargs))
+            return super().submit(fn, *args, **kwargs)
+
+    with Recording(2) as executor:
+        _, directory, manifest = certify(tmp_path, "knight", 6, executor=executor)  # a knight's cubes have no lemmas
+    assert manifest["check"]["checked"] and len(sent) >= len(manifest["regions"]["cubes"]) > 1
+    assert all(fn is prove_region_cube and "extra" not in kwargs for fn, kwargs in sent)
