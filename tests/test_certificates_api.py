@@ -195,6 +195,15 @@ def test_chessdom_certificate_check_fetches_and_checks_a_url(live_server, capsys
     assert "s VERIFIED" in out and "no 7 or fewer knights dominate the 6×6 board" in out
 
 
+def test_chessdom_certificate_check_takes_the_url_of_an_atlas_entrys_certificate(live_server, capsys):
+    client, base = live_server
+    entry = client.get("/atlas/queen/independence/8").get_json()
+    for certificate, claim in ((entry["certificate"], "no 9 or more queens"), (entry["count_certificate"], "92")):
+        assert main(["certificate", "check", base + certificate["href"]]) == 0
+        out = capsys.readouterr().out
+        assert "s VERIFIED" in out and claim in out
+
+
 def test_chessdom_certificate_check_accepts_a_search_tree_from_the_service(live_server, capsys):
     client, base = live_server
     certificate = certified_answer(client, size=8, piece="queen")["certificate"]

@@ -55,12 +55,13 @@ class Download:
 
 def fetch(url: str, target: Path, download: Download = Download()) -> None:
     """Download the archive of the certificate at ``url`` (``…/certificates/{id}``, or its
-    ``/archive``) into ``target``, streamed and bounded; raises SourceError."""
+    ``/archive``, or an atlas entry's ``…/certificate`` and ``…/count-certificate``, which
+    are archives) into ``target``, streamed and bounded; raises SourceError."""
     import requests
     import urllib3
 
     url = url.rstrip("/")
-    if not url.endswith("/archive") and not url.endswith(".tar.gz"):
+    if not url.endswith(("/archive", ".tar.gz", "/certificate", "/count-certificate")):
         url += "/archive"
     headers = {"Authorization": f"Bearer {download.token}"} if download.token else {}
     try:
