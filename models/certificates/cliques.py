@@ -6,8 +6,8 @@ pigeonhole grows exponentially (β(Q_13): LRAT proofs of 137 MB, 695 s to certif
 docs/benchmarks/atlas.md).
 
 The covers tried are the ones that meet β on the boards it is known for: the ranks or
-files (queens, rooks: β = n), the diagonals of each colour (bishops on an even side:
-β = 2n − 2), the 2×2 blocks (kings: β = ⌈m/2⌉⌈n/2⌉) and, for a piece whose moves always
+files (queens, rooks: β = n), the diagonals of each colour (bishops: β = 2n − 2, with the
+two one-square corner diagonals of an odd side joined, :func:`_absorbed`), the 2×2 blocks (kings: β = ⌈m/2⌉⌈n/2⌉) and, for a piece whose moves always
 change colour, a maximum matching of its attack graph (knights: β = ⌈mn/2⌉ from 3×3, by a
 near-perfect matching). Each group is kept only if it is a clique by the solver's attack
 table; the independent checker checks them again by its own attack rule
