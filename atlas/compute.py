@@ -42,6 +42,7 @@ from chessdom.models import CubeOptions, SolveOptions, count_placements, solve_w
 from chessdom.models.certificates import CertificateUnavailable, CertifyOptions, make_certificate
 from chessdom.models.certificates.tree import TREE_OBJECTIVES, TREE_SOLVER
 from chessdom.models.counting.state import StateMismatch
+from chessdom.models.counting.nqueens import count_nqueens, counts_as_nqueens
 from chessdom.models.cubes import count_by_cubes, local_pool
 from chessdom.models.dispatch.native_backend import count_by_branch_and_bound, recording_trees
 from chessdom.processes import report_event
@@ -298,6 +299,8 @@ def _enumerated(spec: EntrySpec, result: PlacementResult, state_dir: Path, pool:
     that same tree), else by SAT parts (on ``pool`` when given); parts finished are kept
     in ``state_dir`` for a resumed build."""
     limit = spec.count_limit
+    if counts_as_nqueens(spec.problem, result.value):
+        return count_nqueens(spec.problem, representatives=True, executor=pool)
     if by_tree(result):
         return count_by_branch_and_bound(spec.problem, result.value, time_limit=limit, representatives=True,
                                          executor=pool, state_dir=None if pool is None else state_dir)

@@ -25,6 +25,7 @@ from chessdom.native_search.nqueens import (
     nqueens_classes,
     nqueens_count,
     nqueens_first,
+    nqueens_leaders,
     nqueens_trace,
 )
 from chessdom.native_search.paths import HEURISTICS, PATH_METHODS, forbidden_squares, knight_path
@@ -68,6 +69,7 @@ __all__ = [
     "nqueens_classes",
     "nqueens_count",
     "nqueens_first",
+    "nqueens_leaders",
     "nqueens_trace",
     "open_tour_by_blocks",
     "rooks_on_diagonal",

@@ -137,6 +137,34 @@ def nqueens_classes(n: int, *, executor: Executor | None = None) -> SymmetryClas
     return SymmetryClasses(n, eight, four, two, nodes)
 
 
+def nqueens_leaders(n: int, *, executor: Executor | None = None) -> list[tuple[tuple[int, ...], int]]:
+    """One solution per class — the class's smallest file-per-rank vector — with its orbit
+    size: the classes :func:`nqueens_classes` counts, by the same tasks (on ``executor``
+    when given), kept. Raises ValueError for n < 1 or above the kernel's word size."""
+    _check_size(n)
+    if n > MAX_KERNEL_SIZE:
+        raise ValueError(f"n must be at most {MAX_KERNEL_SIZE} for the bitmask kernel, got {n}")
+    if n < 4:  # no prefix task starts these: the lone queen, or no solution at all
+        return [((0,), 1)] if n == 1 else []
+    from chessdom.native_search.nqueens_kernel import task_prefixes
+
+    firsts, seconds = zip(*task_prefixes(n))
+    mapping = map if executor is None else executor.map
+    leaders = []
+    for files, sizes in mapping(leaders_of_prefix, [n] * len(firsts), list(firsts), list(seconds)):
+        leaders.extend(zip(files, sizes))
+    return leaders
+
+
+def leaders_of_prefix(n: int, first: int, second: int) -> tuple[list[tuple[int, ...]], list[int]]:
+    """One task of :func:`nqueens_leaders` (module-level, for a pool to pickle): the
+    canonical solutions beginning with these two files, and their orbit sizes."""
+    from chessdom.native_search.nqueens_kernel import leaders_from
+
+    files, sizes, _ = leaders_from(n, first, second)
+    return [tuple(int(file) for file in row) for row in files], [int(size) for size in sizes]
+
+
 def count_prefix(n: int, first: int, second: int) -> tuple[int, int, int, int]:
     """One task of :func:`nqueens_classes` (a module-level function, so that a pool can
     pickle it): (C8, C4, C2, nodes) of the solutions beginning with these two files."""

@@ -105,6 +105,25 @@ def classes_from(n: int, first: int, second: int):
     """(C8, C4, C2, nodes): canonical solutions with files ``first`` and ``second`` on
     ranks 0 and 1, by the orbit size of their class, and the queens placed to find them.
     The prefix must be one of :func:`task_prefixes`."""
+    by_size, nodes, _, _ = _search(n, first, second, False)
+    return by_size[8], by_size[4], by_size[2], nodes
+
+
+@njit(cache=True)
+def leaders_from(n: int, first: int, second: int):
+    """(files, orbit sizes, nodes): the canonical solutions of :func:`classes_from`, one
+    row of files per rank each, with their orbit sizes."""
+    _, nodes, leaders, sizes = _search(n, first, second, True)
+    return leaders, sizes, nodes
+
+
+@njit(cache=True)
+def _search(n: int, first: int, second: int, keep: bool):
+    """The search of :func:`classes_from`; with ``keep``, each canonical solution's files
+    too (the rows of an array doubled as it fills)."""
+    kept = 0
+    leaders = np.zeros((16 if keep else 0, n), dtype=np.int8)
+    sizes = np.zeros(16 if keep else 0, dtype=np.int8)
     full = (1 << n) - 1
     last = n - 1
     used = np.zeros(n, dtype=np.int64)  # used[r]: files taken by ranks below r
@@ -135,7 +154,13 @@ def classes_from(n: int, first: int, second: int):
         queen_bits[rank] = bit
         nodes += 1
         if rank == last:
-            by_size[_orbit_size(n, queen_bits, files, inverse)] += 1
+            size = _orbit_size(n, queen_bits, files, inverse)
+            by_size[size] += 1
+            if keep and size:
+                if kept == len(sizes):
+                    leaders, sizes = _doubled(leaders), _doubled(sizes)
+                leaders[kept], sizes[kept] = files, size
+                kept += 1
             continue
         taken = used[rank] | bit
         next_left = ((left[rank] | bit) << 1) & full
@@ -148,7 +173,12 @@ def classes_from(n: int, first: int, second: int):
             continue
         rank += 1
         used[rank], left[rank], right[rank], untried[rank] = taken, next_left, next_right, candidates
-    return by_size[8], by_size[4], by_size[2], nodes
+    return by_size, nodes, leaders[:kept], sizes[:kept]
+
+
+@njit(cache=True)
+def _doubled(rows):
+    return np.concatenate((rows, np.zeros_like(rows)))
 
 
 def task_prefixes(n: int) -> list[tuple[int, int]]:

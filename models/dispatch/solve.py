@@ -19,6 +19,7 @@ from chessdom.chessboard import (
     PlacementProblem, PlacementResult, SolutionCount, SolverInfo, Status, check_placement, parse_squares, square_names,
 )
 from chessdom.models.counting.count import count_placements
+from chessdom.models.counting.nqueens import count_nqueens, counts_as_nqueens
 from chessdom.models.counting.state import BRANCH_AND_BOUND_LISTER, recorded_lister
 from chessdom.models.cubes import count_by_cubes, local_pool, solve_by_cubes
 from chessdom.models.dispatch.arguments import CountOptions, CubeOptions, SolveOptions, check_solve_arguments
@@ -198,6 +199,8 @@ def _count(problem: PlacementProblem, result: PlacementResult, backend: str, wor
     live(("bound", result.value, result.proof))  # the count may outlast the solve many times: show its proof
     on_parts = (lambda done, total: live(("count parts", done, total))) if watched else None
     representatives, state_dir = count.representatives, count.state_dir
+    if counts_as_nqueens(problem, result.value):
+        return count_nqueens(problem, representatives=representatives)
     lister = recorded_lister(state_dir)
     if backend == "bnb" and lister in (None, BRANCH_AND_BOUND_LISTER):
         large = problem.board.num_squares >= BRANCH_AND_BOUND_PARTS_FROM
