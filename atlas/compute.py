@@ -300,7 +300,7 @@ def _enumerated(spec: EntrySpec, result: PlacementResult, state_dir: Path, pool:
     in ``state_dir`` for a resumed build."""
     limit = spec.count_limit
     if counts_as_nqueens(spec.problem, result.value):
-        return count_nqueens(spec.problem, representatives=True, executor=pool)
+        return count_nqueens(spec.problem, representatives=True, time_limit=limit, executor=pool)
     if by_tree(result):
         return count_by_branch_and_bound(spec.problem, result.value, time_limit=limit, representatives=True,
                                          executor=pool, state_dir=None if pool is None else state_dir)

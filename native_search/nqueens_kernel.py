@@ -1,6 +1,7 @@
 """The compiled N-Queens search: every solution's class under the board's eight
 symmetries, counted one class at a time, so that Total = 8·C8 + 4·C4 + 2·C2 comes with
-the classes (OEIS A000170 and A002562) and no solution is ever held in memory.
+the classes (OEIS A000170 and A002562) and no solution is held in memory — unless asked
+for the classes' leaders (:func:`leaders_from`), which the n-queens count keeps.
 
 The search is the bitmask backtracking chessdom ran in Python before (files in use and
 the two attacked diagonal directions as three machine words, shifted one step a rank; the

@@ -33,6 +33,15 @@ def test_each_representative_is_its_class_s_lex_leader():
         assert canonical_form(problem.board, squares) == squares
 
 
+def test_a_count_whose_checks_outlast_its_time_limit_is_a_lower_bound_of_checked_classes():
+    problem = _queens(10)
+    cut = count_nqueens(problem, representatives=True, time_limit=0)
+    assert not cut.exact and cut.up_to_symmetry < 92 and cut.solutions < 724
+    assert len(cut.representatives) == cut.up_to_symmetry
+    whole = count_nqueens(problem, time_limit=60)
+    assert (whole.exact, whole.solutions, whole.up_to_symmetry) == (True, 724, 92)
+
+
 @pytest.mark.parametrize("problem, value, expected", [
     (_queens(8), 8, True),
     (_queens(1), 1, True),
@@ -41,7 +50,8 @@ def test_each_representative_is_its_class_s_lex_leader():
     (_queens(8, Objective.INDEPENDENT_DOMINATION), 5, False),
     (PlacementProblem(Board(8, 9), Piece.QUEEN, Objective.INDEPENDENCE), 8, False),
     (PlacementProblem(Board.square(8), Piece.ROOK, Objective.INDEPENDENCE), 8, False),
-    (_queens(18), 18, False),  # past the kernel's counting limit: it has no time limit
+    (_queens(16), 16, True),
+    (_queens(17), 17, False),  # past KERNEL_COUNT_MAX
 ])
 def test_only_the_n_queens_count_goes_to_the_kernel(problem, value, expected):
     assert counts_as_nqueens(problem, value) is expected

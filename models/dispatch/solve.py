@@ -200,7 +200,7 @@ def _count(problem: PlacementProblem, result: PlacementResult, backend: str, wor
     on_parts = (lambda done, total: live(("count parts", done, total))) if watched else None
     representatives, state_dir = count.representatives, count.state_dir
     if counts_as_nqueens(problem, result.value):
-        return count_nqueens(problem, representatives=representatives)
+        return count_nqueens(problem, representatives=representatives, time_limit=time_limit)
     lister = recorded_lister(state_dir)
     if backend == "bnb" and lister in (None, BRANCH_AND_BOUND_LISTER):
         large = problem.board.num_squares >= BRANCH_AND_BOUND_PARTS_FROM
