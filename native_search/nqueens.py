@@ -120,19 +120,11 @@ def nqueens_classes(n: int, *, executor: Executor | None = None) -> SymmetryClas
     files on the first two ranks — in parallel; without one they run here, in turn.
     Raises ValueError for n < 1 or n above the kernel's word size.
     """
-    _check_size(n)
-    if n > MAX_KERNEL_SIZE:
-        raise ValueError(f"n must be at most {MAX_KERNEL_SIZE} for the bitmask kernel, got {n}")
+    _check_kernel_size(n)
     if n == 1:
         return SymmetryClasses(1, 0, 0, 0, 1)
-    # Imported here: numba's import costs 0.2–0.3 s, which only counting should pay.
-    from chessdom.native_search.nqueens_kernel import task_prefixes
-
-    firsts, seconds = zip(*task_prefixes(n)) if n > 2 else ((), ())
-    mapping = map if executor is None else executor.map
     eight = four = two = nodes = 0
-    # Lists, not iterators: a Dask client's executor needs to know their length.
-    for counted in mapping(count_prefix, [n] * len(firsts), list(firsts), list(seconds)):
+    for counted in _by_prefix(n, count_prefix, executor):
         eight, four, two, nodes = eight + counted[0], four + counted[1], two + counted[2], nodes + counted[3]
     return SymmetryClasses(n, eight, four, two, nodes)
 
@@ -141,19 +133,25 @@ def nqueens_leaders(n: int, *, executor: Executor | None = None) -> list[tuple[t
     """One solution per class — the class's smallest file-per-rank vector — with its orbit
     size: the classes :func:`nqueens_classes` counts, by the same tasks (on ``executor``
     when given), kept. Raises ValueError for n < 1 or above the kernel's word size."""
-    _check_size(n)
-    if n > MAX_KERNEL_SIZE:
-        raise ValueError(f"n must be at most {MAX_KERNEL_SIZE} for the bitmask kernel, got {n}")
-    if n < 4:  # no prefix task starts these: the lone queen, or no solution at all
-        return [((0,), 1)] if n == 1 else []
-    from chessdom.native_search.nqueens_kernel import task_prefixes
-
-    firsts, seconds = zip(*task_prefixes(n))
-    mapping = map if executor is None else executor.map
+    _check_kernel_size(n)
+    if n == 1:
+        return [((0,), 1)]
     leaders = []
-    for files, sizes in mapping(leaders_of_prefix, [n] * len(firsts), list(firsts), list(seconds)):
+    for files, sizes in _by_prefix(n, leaders_of_prefix, executor):
         leaders.extend(zip(files, sizes))
     return leaders
+
+
+def _by_prefix(n: int, task, executor: Executor | None):
+    """``task(n, first, second)`` for each prefix of :func:`task_prefixes` (none below
+    n = 3), on ``executor`` when given, else here in turn."""
+    # Imported here: numba's import costs 0.2–0.3 s, which only counting should pay.
+    from chessdom.native_search.nqueens_kernel import task_prefixes
+
+    firsts, seconds = zip(*task_prefixes(n)) if n > 2 else ((), ())
+    mapping = map if executor is None else executor.map
+    # Lists, not iterators: a Dask client's executor needs to know their length.
+    return mapping(task, [n] * len(firsts), list(firsts), list(seconds))
 
 
 def leaders_of_prefix(n: int, first: int, second: int) -> tuple[list[tuple[int, ...]], list[int]]:
@@ -197,6 +195,12 @@ def nqueens_count(n: int, *, up_to_symmetry: bool = False, executor: Executor | 
         wall_time=time.perf_counter() - began,
         verified=None,
     )
+
+
+def _check_kernel_size(n: int) -> None:
+    _check_size(n)
+    if n > MAX_KERNEL_SIZE:
+        raise ValueError(f"n must be at most {MAX_KERNEL_SIZE} for the bitmask kernel, got {n}")
 
 
 def _check_size(n: int) -> None:
