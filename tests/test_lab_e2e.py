@@ -361,6 +361,7 @@ def test_the_language_switch_turns_the_whole_page_hungarian(page):
     # Numbers with a decimal comma, and the service's errors in Hungarian (from its codes).
     page.click("#tab-solve")
     _run(page, "nqueens", run_mode="result", size=8, nq_mode="count")
+    page.wait_for_selector("#solve-stats dd[data-stat=solutions]")
     seconds = page.inner_text("#solve-stats dd[data-stat=time]")
     assert seconds.endswith(" mp") and "," in seconds and "." not in seconds
     assert page.inner_text("#solve-stats dd[data-stat=solutions]") == "92; 12 szimmetriától eltekintve"
@@ -368,6 +369,8 @@ def test_the_language_switch_turns_the_whole_page_hungarian(page):
     with page.expect_response(lambda response: response.url.endswith("/nqueens")) as answer:
         page.click("#run")
     assert answer.value.status == 422
+    # The response arrives before the page has drawn it (CI once read "in progress" here).
+    page.wait_for_selector("#solve-message.warn")
     assert page.inner_text("#solve-message") == "Hiba (422): Méret: a megoldások megszámolása legfeljebb 17 méretig lehetséges"
     page.reload()
     page.wait_for_selector("body[data-ready=true]")
