@@ -1,4 +1,5 @@
 import contextlib
+import fcntl
 import os
 import subprocess
 import sys
@@ -61,11 +62,23 @@ def live_server_with_tokens(make_app):
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory):
-    """The documentation site, built strictly once per test process (a build runs every
-    example the verify how-to shows: about 13 s)."""
+def site(tmp_path_factory, worker_id):
+    """The documentation site, built strictly once per test run: the xdist workers share one
+    build under a lock on the run's base directory (a build runs every example the verify
+    how-to shows; under the suite's load it took 44–53 s, and each worker built its own)."""
     root = Path(__file__).resolve().parent.parent
-    site_dir = tmp_path_factory.mktemp("site")
+    shared = tmp_path_factory.getbasetemp()
+    shared = shared if worker_id == "master" else shared.parent
+    site_dir, built = shared / "site", shared / "site.built"
+    with open(shared / "site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not built.exists():
+            _build_site(root, site_dir)
+            built.touch()
+    return site_dir
+
+
+def _build_site(root: Path, site_dir: Path) -> None:
     build = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(root / "mkdocs.yml"),
          "--site-dir", str(site_dir)],
@@ -74,4 +87,3 @@ def site(tmp_path_factory):
     )
     assert build.returncode == 0, build.stdout + build.stderr
     assert "WARNING" not in build.stderr, build.stderr
-    return site_dir
