@@ -4,7 +4,6 @@ archives). ``Atlas.open()`` with no directory opens the atlas shipped as package
 from __future__ import annotations
 
 import json
-from functools import cached_property
 from importlib.resources import files
 from pathlib import Path
 
@@ -18,13 +17,14 @@ def shipped_directory() -> Path:
 
 
 class Atlas:
-    """An atlas directory, read: its index (``atlas.json``) at once, its class lists
-    (``classes.parquet``) when first asked for."""
+    """An atlas directory, read: its index (``atlas.json``) at once, an entry's class list
+    (from ``classes.parquet``) when first asked for."""
 
     def __init__(self, directory: Path, document: dict):
         self.directory = directory
         self.document = document
         self._entries = tuple(Entry.from_dict(row) for row in document["entries"])
+        self._class_lists: dict[tuple[str, str, int, int], list[AtlasClass]] = {}
 
     @classmethod
     def open(cls, directory: Path | None = None) -> Atlas:
@@ -60,7 +60,10 @@ class Atlas:
 
     def classes(self, entry: Entry) -> list[AtlasClass]:
         """The entry's classes of optimal placements, by index (empty when not counted)."""
-        return list(self._classes.get((entry.piece, entry.parameter, entry.rows, entry.cols), ()))
+        key = (entry.piece, entry.parameter, entry.rows, entry.cols)
+        if key not in self._class_lists:  # one entry's rows, not the file's (see read_classes)
+            self._class_lists[key] = read_classes(self.directory / CLASSES, key).get(key, [])
+        return list(self._class_lists[key])
 
     def certificate_path(self, entry: Entry) -> Path | None:
         """The bound's certificate archive, or None when the entry has none here (none
@@ -76,7 +79,3 @@ class Atlas:
             return None
         path = self.directory / relative
         return path if path.is_file() else None
-
-    @cached_property
-    def _classes(self) -> dict[tuple[str, str, int, int], list[AtlasClass]]:
-        return read_classes(self.directory / CLASSES)

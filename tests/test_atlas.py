@@ -477,3 +477,25 @@ def test_bench_atlas_frontier_lists_each_entry_with_its_limits_and_why_it_is_sho
     for entry, line in zip(entries, lines[2:]):
         assert line.startswith(f"| {entry.stem} ") and "time-limit 60 count-limit 60" in line
         assert (entry.status == "none_exists") == (entry.note is not None and entry.note in line)
+
+
+def test_one_entrys_classes_are_read_alone_from_row_groups_in_the_index_order(built, tmp_path, monkeypatch):
+    import shutil
+
+    import pyarrow.parquet as parquet
+
+    from chessdom.atlas import store
+    from chessdom.atlas.provenance import provenance
+
+    copy = shutil.copytree(built, tmp_path / "atlas")
+    monkeypatch.setattr(store, "CLASS_ROW_GROUP", 2)
+    store.write_indexes(copy, provenance())
+    file = parquet.ParquetFile(copy / "classes.parquet")
+    assert file.metadata.num_row_groups == -(-file.metadata.num_rows // 2) > 1
+    everything = store.read_classes(copy / "classes.parquet")
+    atlas = Atlas.open(copy)
+    for entry in atlas.entries():
+        key = (entry.piece, entry.parameter, entry.rows, entry.cols)
+        alone = store.read_classes(copy / "classes.parquet", key)
+        assert alone == ({key: everything[key]} if key in everything else {})
+        assert atlas.classes(entry) == everything.get(key, [])
