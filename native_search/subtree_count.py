@@ -75,19 +75,23 @@ def subtree_parts(problem: PlacementProblem, value: int, at_least: int = COUNT_P
 
 
 def list_part(problem: PlacementProblem, value: int, part: Subtree, deadline: float | None = None,
-              recording: bool = False) -> tuple[np.ndarray, int, bool, np.ndarray | None]:
+              recording: bool = False, first: bool = False) -> tuple[np.ndarray, int, bool, np.ndarray | None]:
     """``(placements, found, complete, tree)``: the placements of ``part`` (rows of square
     numbers, at most :data:`~.branch_and_bound.MAX_LISTED`), how many it has, whether the
     search finished, and with ``recording`` the part's subtree as the one search writes it
     (:mod:`.subtree_trees` stitches them), else None; at ``deadline`` (``time.time()``, the
-    one clock a worker on another machine shares) it stops, keeping those listed."""
+    one clock a worker on another machine shares) it stops, keeping those listed. With
+    ``first`` the part's search ends at its first placement of at most ``value`` pieces
+    (an optimum's search, not a count's): ``found`` is 1 and the row holds it, ``-1`` past
+    its squares. A part that finds none writes the same subtree either way."""
     seconds = None if deadline is None else deadline - time.time()
     if seconds is not None and seconds <= 0:
         return np.zeros((0, value), np.int16), 0, False, None
     arrays = search_arrays(problem)
     sets, stats, tree = list_subtree(arrays.covers, arrays.excludes, arrays.full, value,
-                                     np.array(part.chosen, np.int64), allowed_below(arrays, part), list_rows=MAX_LISTED,
-                                     seconds=seconds, packing=arrays.packing, recording=recording)
+                                     np.array(part.chosen, np.int64), allowed_below(arrays, part),
+                                     list_rows=0 if first else MAX_LISTED, seconds=seconds, packing=arrays.packing,
+                                     recording=recording)
     found, complete = int(stats[FOUND]), not stats[STOPPED]
     kept = tree.copy() if recording and complete else None  # not a view of the search's 4 MB buffer
     return sets[:min(found, MAX_LISTED)].copy(), found, complete, kept

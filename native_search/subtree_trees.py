@@ -14,8 +14,9 @@ of a count of ``k`` that all find none stitch into the refutation of ``k``
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, Future, ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -97,3 +98,52 @@ def _within_bound(entries: int, max_entries: int | None) -> None:
     if max_entries is not None and entries > max_entries:
         raise TreeOutgrown(f"the search's parts wrote more than the {max_entries} entries of a tree the checker "
                            f"replays on this board")
+
+
+@dataclass(frozen=True)
+class PartsSearch:
+    """What :func:`search_in_parts` found: a ``placement`` (square numbers) of at most
+    ``k`` pieces, or none and, where the parts recorded, the ``tree`` refuting ``k``."""
+
+    placement: tuple[int, ...] | None
+    tree: np.ndarray | None
+    parts: int
+
+
+def search_in_parts(problem: PlacementProblem, k: int, executor: Executor | None = None,
+                    deadline: float | None = None, max_entries: int | None = None,
+                    recording: bool = False, on_part: Callable[[int, int], None] | None = None
+                    ) -> PartsSearch | None:
+    """The search for a placement of at most ``k`` pieces of ``problem`` in parts on
+    ``executor`` (here, one after the other, without one), ended by the first part that
+    finds one (the parts not started are cancelled, those running finish unheard); where
+    none does, with ``recording``, the parts' subtrees stitched into the tree refuting
+    ``k`` (:class:`TreeOutgrown` past ``max_entries``). None where a part stopped at
+    ``deadline`` (``time.time()``). ``on_part(done, total)`` as each part finds nothing."""
+    parts = subtree_parts(problem, k)
+    runner = contextlib.nullcontext(executor) if executor is not None else ThreadPoolExecutor(1)
+    with runner as running:
+        futures = {running.submit(list_part, problem, k, part, deadline, recording, True): part for part in parts}
+        subtrees: dict[str, np.ndarray] = {}
+        entries = done = 0
+        try:
+            for future in as_completed(futures):
+                rows, found, complete, subtree = future.result()
+                if found:
+                    return PartsSearch(tuple(int(s) for s in rows[0] if s >= 0), None, len(parts))
+                if not complete:
+                    return None
+                if recording:
+                    subtrees[futures[future].key] = subtree
+                    entries += len(subtree)
+                    _within_bound(entries, max_entries)
+                done += 1
+                if on_part is not None:
+                    on_part(done, len(parts))
+        finally:
+            for future in futures:
+                future.cancel()
+    tree = stitched_tree(problem, k, parts, subtrees) if recording else None
+    if tree is not None:
+        _within_bound(len(tree), max_entries)
+    return PartsSearch(None, tree, len(parts))

@@ -95,7 +95,7 @@ def _recording(arguments: PlacementArguments):
         yield report_event
         return
     solver = arguments.solve.solver
-    backend = models.choose_backend(arguments.problem) if solver == "auto" else solver
+    backend = models.choose_backend(arguments.problem, certified=True) if solver == "auto" else solver
     records = backend == "bnb" and arguments.problem.objective in TREE_OBJECTIVES
     with recording_trees():
         yield (lambda snapshot: report_event({**snapshot, "certificate": RECORDING})) if records else report_event

@@ -72,7 +72,8 @@ def picks_table() -> str:
 def rules_list() -> str:
     from chessdom.models.dispatch.auto_rules import AUTO_RULES, MEASURED_IN
 
-    items = [f"{number}. `{rule.name}` → `{rule.backend}`: {rule.measured}."
+    items = [f"{number}. `{rule.name}` → `{rule.backend}`{' (only with a certificate asked for)' if rule.certified else ''}: "
+             f"{rule.measured}."
              for number, rule in enumerate(AUTO_RULES, start=1)]
     return "\n".join(items) + f"\n\n(The figures as the rules cite them, measured in {MEASURED_IN}.)"
 

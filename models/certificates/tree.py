@@ -85,7 +85,11 @@ def searched_again_in_reach(problem: PlacementProblem, enumeration: bool = False
 
 TREE_AGAIN = frozenset({(Objective.DOMINATION, 14), (Objective.INDEPENDENT_DOMINATION, 14),
                         (Objective.DOMINATION, 15), (Objective.DOMINATION, 16)})
-"""The queens' bounds :func:`searched_again_in_reach` takes, each measured (on 2 cores):
+"""The queens' bounds :func:`searched_again_in_reach` takes, each measured (on 2 cores).
+A certified solve of γ there is answered by this search itself, in parts
+(:mod:`~chessdom.native_search.optimum_in_parts`, picked by ``auto``'s
+``branch-and-bound-in-parts-for-certified-queen-domination``), and keeps its tree; the
+search runs again only for an answer another engine gave:
 
 * γ(Q_14), answered by cubes in 20 s through a default job (load 4–6): certified by LRAT
   region cubes in 255 s (180 MB, checked in 15 s); by the search run again in 136 s from

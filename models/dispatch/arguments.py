@@ -48,9 +48,10 @@ class CountOptions:
 
 @dataclass(frozen=True, kw_only=True)
 class CubeOptions:
-    """Where cubes run: on ``executor`` whatever ``auto`` would pick, or, when ``auto``
-    picks cubes, on what ``workers()`` opens (default: a warm worker per core); a cube is
-    split further after ``budget`` seconds."""
+    """Where cubes run: on ``executor`` whatever ``auto`` would pick (the branch-and-bound
+    there runs its parts on it), or, when ``auto`` picks cubes or the branch-and-bound in
+    parts, on what ``workers()`` opens (default: a warm worker per core); a cube is split
+    further after ``budget`` seconds."""
 
     executor: Executor | None = None
     budget: float | None = None

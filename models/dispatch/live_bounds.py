@@ -11,7 +11,9 @@ from chessdom.chessboard import PlacementProblem, check_placement, square_names
 class LiveBounds:
     """Turns a backend's events into snapshots for ``report``: ``value`` and ``placement``
     (checked by the independent checker first), ``lower_bound`` and ``upper_bound`` with
-    the ``proof`` of the proven one, ``cubes_done``/``cubes_total`` when split, and
+    the ``proof`` of the proven one, ``cubes_done``/``cubes_total`` when split,
+    ``search_parts_done``/``search_parts_total`` while the branch-and-bound's search runs
+    in parts on workers, and
     ``count_parts_done``/``count_parts_total`` while a count lists its parts on workers
     (which can take far longer than the solve: more than 20 minutes for γ(Q_14)). Without
     ``report`` it only keeps them: :meth:`proved` is the best bound proved so far."""
@@ -42,6 +44,9 @@ class LiveBounds:
                 changed = True
         elif event[0] == "cubes":
             self.snapshot.update(cubes_done=event[1], cubes_total=event[2])
+            changed = True
+        elif event[0] == "search parts":
+            self.snapshot.update(search_parts_done=event[1], search_parts_total=event[2])
             changed = True
         elif event[0] == "count parts":
             self.snapshot.update(count_parts_done=event[1], count_parts_total=event[2])

@@ -92,11 +92,15 @@ def _keep(problem: PlacementProblem, bound: int, tree: np.ndarray, listing: bool
 
 
 def solve_branch_and_bound(problem: PlacementProblem, *, time_limit: float | None = None,
-                           on_event: Callable[[tuple], None] | None = None) -> Outcome:
-    """The optimum of ``problem`` by branch-and-bound, or what it proved within ``time_limit``;
-    within :func:`recording_trees` its last refutation's tree is kept (and the trees of an
-    earlier solve of ``problem`` forgotten: a kept tree is always the latest solve's)."""
+                           on_event: Callable[[tuple], None] | None = None, executor: Executor | None = None
+                           ) -> Outcome:
+    """The optimum of ``problem`` by branch-and-bound, or what it proved within ``time_limit``
+    — in one search here, or given an ``executor`` in parts on its workers
+    (:mod:`~chessdom.native_search.optimum_in_parts`); within :func:`recording_trees` its
+    last refutation's tree is kept (and the trees of an earlier solve of ``problem``
+    forgotten: a kept tree is always the latest solve's)."""
     from chessdom.native_search.branch_and_bound import VERSION, optimum_events, search_bounds
+    from chessdom.native_search.optimum_in_parts import optimum_in_parts_events
 
     for key in [key for key in _KEPT if key[0] == problem]:
         del _KEPT[key]
@@ -110,10 +114,22 @@ def solve_branch_and_bound(problem: PlacementProblem, *, time_limit: float | Non
                 on_event(event)
             yield event
 
-    events = optimum_events(problem, UNLIMITED_SECONDS if time_limit is None else time_limit,
-                            trees=_RECORDING[0] > 0)
-    return outcome_of(reported(events), solver_name=NAME, solver_version=VERSION,
-                      params={"bound": search_bounds(problem)})
+    recording = _RECORDING[0] > 0
+    params = {"bound": search_bounds(problem)}
+    if executor is None:
+        events = optimum_events(problem, UNLIMITED_SECONDS if time_limit is None else time_limit, trees=recording)
+    else:
+        on_part = None if on_event is None else (lambda done, total: on_event(("search parts", done, total)))
+        events = optimum_in_parts_events(problem, executor, time_limit, trees=recording,
+                                         max_entries=replayable_entries(problem), on_part=on_part)
+        params["method"] = "parts"
+    return outcome_of(reported(events), solver_name=NAME, solver_version=VERSION, params=params)
+
+
+def recording() -> bool:
+    """Whether a solve now runs within :func:`recording_trees`: a certified solve, whose
+    certificate may be the answering search's own tree."""
+    return _RECORDING[0] > 0
 
 
 def count_by_branch_and_bound(problem: PlacementProblem, value: int, *, time_limit: float | None = None,

@@ -23,10 +23,12 @@ from chessdom.models.counting.nqueens import count_nqueens, counts_as_nqueens
 from chessdom.models.counting.state import BRANCH_AND_BOUND_LISTER, recorded_lister
 from chessdom.models.cubes import count_by_cubes, local_pool, solve_by_cubes
 from chessdom.models.dispatch.arguments import CountOptions, CubeOptions, SolveOptions, check_solve_arguments
-from chessdom.models.dispatch.auto_rules import auto_rule
+from chessdom.models.dispatch.auto_rules import AUTO_RULES, auto_rule
 from chessdom.models.dispatch.literature import literature_count, literature_value
 from chessdom.models.dispatch.live_bounds import LiveBounds
-from chessdom.models.dispatch.native_backend import compile_kernels, count_by_branch_and_bound, solve_branch_and_bound
+from chessdom.models.dispatch.native_backend import (
+    compile_kernels, count_by_branch_and_bound, recording, solve_branch_and_bound,
+)
 from chessdom.models.dispatch.theorems import TheoremBound, theorem_bound
 from chessdom.models.encodings.backend_answer import Outcome
 from chessdom.models.encodings.cpsat import CpSatParams, solve_cpsat
@@ -82,7 +84,9 @@ def solve(
         each time the best verified placement or the best proven bound improves.
     executor: run the SAT queries as cube-and-conquer (:mod:`chessdom.models.cubes`) on this
         :class:`concurrent.futures.Executor` (a process pool, or a Dask client's), whatever
-        ``auto`` would pick; ``cube_budget``: seconds after which a cube is split further.
+        ``auto`` would pick — but the branch-and-bound's search in parts with ``solver="bnb"``,
+        or where ``auto`` picks it for a certified solve; ``cube_budget``: seconds after which
+        a cube is split further.
     cube_workers: where cubes run when ``auto`` picks them and no ``executor`` is given: a
         callable returning a context manager that yields an executor (default: a warm worker per core).
     state_dir: with ``count``, where the count records each part it finishes: run again with it, a
@@ -114,7 +118,8 @@ def solve_with(problem: PlacementProblem, options: SolveOptions, *, count: Count
     check_solve_arguments(problem, options, count)
     cubes = cubes or CubeOptions()
     theorem = theorem_bound(problem) if options.use_theorems else None
-    backend, auto = _backend(problem, options.solver, cubes.executor, theorem)
+    backend, auto = _backend(problem, options.solver, cubes.executor, theorem, recording())
+    in_parts = backend == "bnb" and (cubes.executor is not None or _certified_rule(auto))
     # Before the solve's clock: the first solve after installing compiles for seconds.
     compile_time = compile_kernels() if backend == "bnb" else None
     started = time.perf_counter()
@@ -123,7 +128,7 @@ def solve_with(problem: PlacementProblem, options: SolveOptions, *, count: Count
     live = LiveBounds(problem, on_progress)
     baseline = _baseline(problem, live)
     with _CubeWorkers(cubes.executor, cubes.workers) as workers:
-        cube_executor = workers.executor() if backend == "cubes" else None
+        cube_executor = workers.executor() if backend == "cubes" or in_parts else None
         outcome = _optimise(problem, backend, replace(options, time_limit=_left(options.time_limit, started)),
                             theorem, live, (cube_executor, cubes.budget))
         outcome = _checked(problem, _with_baseline(problem, outcome, baseline), live.proved(), theorem, auto)
@@ -225,15 +230,31 @@ def _checked(problem: PlacementProblem, outcome: Outcome, proved: tuple[int, str
     return outcome if auto is None else replace(outcome, params={**outcome.params, "auto": auto})
 
 
-def _backend(problem: PlacementProblem, solver: str, executor: Executor | None, theorem) -> tuple[str, dict | None]:
-    """The backend and, when ``auto`` chose it, why (:meth:`AutoRule.reason`)."""
+def _certified_rule(auto: dict | None) -> bool:
+    """Whether ``auto`` chose by a rule for certified solves: the branch-and-bound then
+    searches in parts on the cube workers (elsewhere in one search here, which proves
+    each smaller bound on its way up: a solve stopped early still has them)."""
+    return auto is not None and any(rule.certified and rule.name == auto["rule"] for rule in AUTO_RULES)
+
+
+def _backend(problem: PlacementProblem, solver: str, executor: Executor | None, theorem,
+             certified: bool = False) -> tuple[str, dict | None]:
+    """The backend and, when ``auto`` chose it, why (:meth:`AutoRule.reason`); ``certified``:
+    a certificate is asked for too (the solve runs within
+    :func:`~chessdom.models.dispatch.native_backend.recording_trees`), which may choose the
+    search whose tree is that certificate (on the ``executor`` given, too)."""
+    rule = auto_rule(problem, certified) if solver == "auto" else None
+    if rule is not None and rule.certified:
+        return rule.backend, rule.reason()
     if executor is not None:
-        if solver in ("cpsat", "mip", "bnb") or theorem is not None:
-            raise ValueError("cube-and-conquer runs SAT cubes without theorems: use solver 'sat' or 'auto'")
+        if solver == "bnb":
+            return "bnb", None  # its parts on the executor
+        if solver in ("cpsat", "mip") or theorem is not None:
+            raise ValueError("cube-and-conquer runs SAT cubes without theorems, the branch-and-bound its parts: "
+                             "use solver 'sat', 'bnb' or 'auto'")
         return "cubes", None
-    if solver != "auto":
+    if rule is None:
         return solver, None
-    rule = auto_rule(problem)
     if rule.backend == "cubes" and theorem is not None:
         return "sat", {**rule.reason(), "override": "a cited theorem bounds the optimum, and cubes take no theorem: "
                                                     "SAT runs instead, starting from the theorem's bound"}
@@ -249,7 +270,7 @@ def _optimise(problem: PlacementProblem, backend: str, options: SolveOptions, th
     if backend == "bnb":
         if backend_options:
             raise ValueError(f"{', '.join(backend_options)}: the branch-and-bound backend takes no options")
-        return solve_branch_and_bound(problem, time_limit=time_limit, on_event=on_event)
+        return solve_branch_and_bound(problem, time_limit=time_limit, on_event=on_event, executor=cubes[0])
     if backend == "cubes":
         executor, budget = cubes
         return solve_by_cubes(problem, executor, time_limit=time_limit, cube_budget=budget, on_event=on_event,

@@ -106,6 +106,8 @@ class StatusWords:
         snapshot = self.snapshot
         if snapshot.get("cubes_total"):
             words.append(f"cubes {snapshot['cubes_done']}/{snapshot['cubes_total']}")
+        if snapshot.get("search_parts_total"):
+            words.append(f"search parts {snapshot['search_parts_done']}/{snapshot['search_parts_total']}")
         if snapshot.get("count_parts_total"):
             words.append(f"count parts {snapshot['count_parts_done']}/{snapshot['count_parts_total']}")
         return ", ".join(words)
