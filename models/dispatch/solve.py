@@ -119,7 +119,7 @@ def solve_with(problem: PlacementProblem, options: SolveOptions, *, count: Count
     cubes = cubes or CubeOptions()
     theorem = theorem_bound(problem) if options.use_theorems else None
     backend, auto = _backend(problem, options.solver, cubes.executor, theorem, recording())
-    in_parts = backend == "bnb" and (cubes.executor is not None or _certified_rule(auto))
+    in_parts = backend == "bnb" and (cubes.executor is not None or _rule_in_parts(auto))
     # Before the solve's clock: the first solve after installing compiles for seconds.
     compile_time = compile_kernels() if backend == "bnb" else None
     started = time.perf_counter()
@@ -230,11 +230,11 @@ def _checked(problem: PlacementProblem, outcome: Outcome, proved: tuple[int, str
     return outcome if auto is None else replace(outcome, params={**outcome.params, "auto": auto})
 
 
-def _certified_rule(auto: dict | None) -> bool:
-    """Whether ``auto`` chose by a rule for certified solves: the branch-and-bound then
-    searches in parts on the cube workers (elsewhere in one search here, which proves
-    each smaller bound on its way up: a solve stopped early still has them)."""
-    return auto is not None and any(rule.certified and rule.name == auto["rule"] for rule in AUTO_RULES)
+def _rule_in_parts(auto: dict | None) -> bool:
+    """Whether ``auto`` chose by a rule whose branch-and-bound searches in parts on the cube
+    workers (elsewhere it runs in one search here, which proves each smaller bound on its
+    way up: a solve stopped early still has them)."""
+    return auto is not None and any(rule.in_parts and rule.name == auto["rule"] for rule in AUTO_RULES)
 
 
 def _backend(problem: PlacementProblem, solver: str, executor: Executor | None, theorem,
