@@ -16,6 +16,8 @@ from chessdom.models.dispatch.auto_rules import auto_rule, choose_backend
 from chessdom.models.dispatch.native_backend import kept_tree, recording, recording_trees
 from chessdom.models.dispatch.solve import solve_with
 from chessdom.native_search.branch_and_bound import optimum_events
+from chessdom.native_search import optimum_in_parts
+from chessdom.native_search.domination_kernel import STOPPED
 from chessdom.native_search.optimum_in_parts import optimum_in_parts_events
 
 
@@ -39,8 +41,14 @@ def threads():
         yield pool
 
 
+@pytest.fixture
+def parts_only(monkeypatch):
+    """No quick searches going up: these boards are small enough for them to answer alone."""
+    monkeypatch.setattr(optimum_in_parts, "QUICK_SECONDS", 0.0)
+
+
 @pytest.mark.parametrize("placement", PROBLEMS, ids=str)
-def test_the_parts_prove_the_one_searchs_optimum_with_its_tree(placement, threads):
+def test_the_parts_prove_the_one_searchs_optimum_with_its_tree(placement, threads, parts_only):
     one = list(optimum_events(placement, trees=True))
     parts = list(optimum_in_parts_events(placement, threads, trees=True))
     value = len(last(one, "solution")[1])
@@ -52,12 +60,38 @@ def test_the_parts_prove_the_one_searchs_optimum_with_its_tree(placement, thread
     assert np.array_equal(tree[2], last(one, "tree")[2])
 
 
+def test_the_quick_searches_going_up_answer_a_small_board_alone_with_the_same_tree(threads):
+    placement = problem(11)
+    parts: list = []
+    events = list(optimum_in_parts_events(placement, threads, trees=True, on_part=lambda *done: parts.append(done)))
+    one = list(optimum_events(placement, trees=True))
+    assert [e[:2] for e in events if e[0] == "bound"] == [e[:2] for e in one if e[0] == "bound"]  # every bound, as it goes
+    assert np.array_equal(last(events, "tree")[2], last(one, "tree")[2]) and not parts
+
+
+def test_parts_that_come_down_to_the_quick_searches_bound_take_their_tree(threads, monkeypatch):
+    placement, value = problem(11), 5
+    real = optimum_in_parts.recorded_search
+
+    def stopped_from_the_optimum(*arguments, **options):  # as if the search for 5 outran its time
+        exists, sets, stats, tree = real(*arguments, **options)
+        if arguments[3] >= value:
+            stats[STOPPED] = 1
+        return exists, sets, stats, tree
+
+    monkeypatch.setattr(optimum_in_parts, "recorded_search", stopped_from_the_optimum)
+    events = list(optimum_in_parts_events(placement, threads, trees=True))
+    assert len(last(events, "solution")[1]) == value == last(events, "bound")[1]
+    one = list(optimum_events(placement, trees=True))
+    assert last(events, "tree")[1] == value - 1 and np.array_equal(last(events, "tree")[2], last(one, "tree")[2])
+
+
 def test_a_search_in_parts_stopped_by_its_time_limit_ends_on_what_it_had(threads):
     events = list(optimum_in_parts_events(problem(13), threads, 1e-6, trees=True))
     assert [event[0] for event in events] == ["bound", "solution"]  # the greedy's placement, bound 1: no tree
 
 
-def test_a_tree_past_the_replay_bound_is_dropped_but_the_answer_is_not(threads):
+def test_a_tree_past_the_replay_bound_is_dropped_but_the_answer_is_not(threads, parts_only):
     events = list(optimum_in_parts_events(problem(9), threads, trees=True, max_entries=10))
     assert last(events, "tree") is None
     assert last(events, "bound")[1] == len(last(events, "solution")[1]) == 5
@@ -80,7 +114,7 @@ def test_auto_answers_a_certified_queen_domination_from_14_to_16_by_the_tree_sea
     assert [(rule.backend, rule.in_parts) for rule in independent] == [("bnb", True), ("bnb", True), ("cubes", False)]
 
 
-def test_a_certified_solve_in_parts_keeps_its_tree_and_is_certified_by_it(tmp_path, threads):
+def test_a_certified_solve_in_parts_keeps_its_tree_and_is_certified_by_it(tmp_path, threads, parts_only):
     placement = problem(9)
     assert not recording()
     snapshots: list[dict] = []
@@ -100,7 +134,7 @@ def test_a_certified_solve_in_parts_keeps_its_tree_and_is_certified_by_it(tmp_pa
     assert '"search": "kept"' in manifest
 
 
-def test_the_branch_and_bound_given_workers_searches_in_parts_without_recording(threads):
+def test_the_branch_and_bound_given_workers_searches_in_parts_without_recording(threads, parts_only):
     result = solve_with(problem(8), SolveOptions(solver="bnb"), cubes=CubeOptions(executor=threads))
     assert result.optimal and result.value == 5 and result.solver.params["method"] == "parts"
     assert kept_tree(problem(8), 4, take=False) is None

@@ -232,8 +232,8 @@ def _checked(problem: PlacementProblem, outcome: Outcome, proved: tuple[int, str
 
 def _rule_in_parts(auto: dict | None) -> bool:
     """Whether ``auto`` chose by a rule whose branch-and-bound searches in parts on the cube
-    workers (elsewhere it runs in one search here, which proves each smaller bound on its
-    way up: a solve stopped early still has them)."""
+    workers (elsewhere it runs in one search here: below 14×14 the workers' start costs more
+    than the search, and above, only these rules' problems were measured)."""
     return auto is not None and any(rule.in_parts and rule.name == auto["rule"] for rule in AUTO_RULES)
 
 
