@@ -9,7 +9,9 @@ Why down, where the one search (:func:`~.branch_and_bound.optimum_events`) goes 
 one piece: only the refutation of ``optimum − 1`` is needed, and a search for ``k`` at or
 above the optimum ends at its first placement, in seconds (measured, one core: 8 queens
 on 14×14 in 2.6 s, 9 on 15×15 and on 16×16 in under 0.01 s), where each refutation below
-``optimum − 1`` would be a search through every part."""
+``optimum − 1`` would be a search through every part. Only the small ones are run, first,
+going up in this process while each takes less than :data:`QUICK_SECONDS`: they prove the
+lower bounds that cost nothing, and on a small board they answer alone."""
 
 from __future__ import annotations
 
@@ -82,9 +84,9 @@ class _QuickBounds:
         self.arrays, self.trees = arrays, trees
         self.refuted, self.tree, self.placement = 0, None, None
 
-    def events(self, problem: PlacementProblem, best: int, deadline: float | None) -> Iterator[tuple]:
+    def events(self, problem: PlacementProblem, greedy_size: int, deadline: float | None) -> Iterator[tuple]:
         arrays = self.arrays
-        for k in range(1, best):
+        for k in range(1, greedy_size):
             seconds = QUICK_SECONDS if deadline is None else min(QUICK_SECONDS, deadline - time.time())
             if seconds <= 0:
                 return
