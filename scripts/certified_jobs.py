@@ -69,8 +69,11 @@ def certificate_figures(url: str, holder: dict) -> dict:
     evidence = manifest.get("evidence") or {}
     form = evidence.get("form") or ("region cubes" if "regions" in manifest else "cube bundle" if manifest.get("cubes")
                                     else "one proof")
-    return {"form": f"{form} (v{str(manifest.get('contract', '')).rpartition('/')[2]})", "bytes": sum(bytes_listed(manifest)), "check_seconds": (made.get("checker") or {})
-            .get("seconds"), "checked": made.get("checked"), "why": None}
+    form = f"{form} (v{str(manifest.get('contract', '')).rpartition('/')[2]})"
+    if evidence.get("search"):  # a tree's: kept from the answering search, or written by it run again
+        form += f", search {evidence['search']}"
+    return {"form": form, "bytes": sum(bytes_listed(manifest)),
+            "check_seconds": (made.get("checker") or {}).get("seconds"), "checked": made.get("checked"), "why": None}
 
 
 def bytes_listed(value) -> list[int]:

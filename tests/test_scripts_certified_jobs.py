@@ -37,3 +37,19 @@ def test_table_says_cap_for_an_unfinished_job_and_divides_the_finished():
               "load": 1.0, "load after": 1.0}]
     text = certified_jobs.table(lines, 3600)
     assert "2.50" in text and "0.25" in text and "> 3600" in text and "timeout" in text
+
+
+def test_a_trees_form_says_whether_the_answering_search_kept_it(monkeypatch):
+    manifest = {"contract": "chessdom-certificate/5",
+                "evidence": {"form": "tree", "file": "tree.bin", "bytes": 40, "sha256": "a", "search": "kept"}}
+
+    class Answer:
+        def json(self):
+            return manifest
+
+    monkeypatch.setattr(certified_jobs.requests, "get", lambda url, timeout: Answer())
+    made = {"certificate": {"manifest": "/certificates/x/manifest.json", "checked": True, "checker": {"seconds": 1.5}}}
+    figures = certified_jobs.certificate_figures("http://host", made)
+    assert figures["form"] == "tree (v5), search kept" and figures["bytes"] == 40 and figures["check_seconds"] == 1.5
+    manifest["evidence"] = {"form": "lrat", "file": "proof.lrat.gz", "bytes": 9, "sha256": "b"}
+    assert certified_jobs.certificate_figures("http://host", made)["form"] == "lrat (v5)"
