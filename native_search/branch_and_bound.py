@@ -172,6 +172,23 @@ def checked_placement(problem: PlacementProblem, row) -> tuple[Square, ...]:
     return squares
 
 
+UNCOVERABLE = "some square is attacked from nowhere, so no placement totally dominates the board"
+"""The proof of infeasibility where a square is covered by no square (total domination)."""
+
+
+def greedy_start(problem: PlacementProblem) -> list[Square]:
+    """The greedy placement a search for the optimum starts from (and answers with, stopped early)."""
+    board, piece, objective = problem.board, problem.piece, problem.objective
+    if objective is Objective.TOTAL_DOMINATION:
+        return greedy_total_domination(board, piece)
+    return greedy_domination(board, piece, independent=objective is Objective.INDEPENDENT_DOMINATION)
+
+
+def exhausted(k: int) -> str:
+    """The proof of the bound ``k + 1`` by a search that found no placement of ``k``."""
+    return f"branch-and-bound exhausted every placement of {k} piece{'' if k == 1 else 's'}"
+
+
 class _Search:
     """One problem's bit rows and the searches run on them."""
 
@@ -206,10 +223,10 @@ class _Search:
     def events(self) -> Iterator[tuple]:
         """Each smaller number refuted in turn (a bound), then an optimal placement."""
         if not self.coverable():
-            yield ("infeasible", "some square is attacked from nowhere, so no placement totally dominates the board")
+            yield ("infeasible", UNCOVERABLE)
             return
         yield ("bound", 1, "a placement holds at least one piece")
-        yield ("solution", self._checked(self._greedy()))  # what a search stopped early still has
+        yield ("solution", self._checked(greedy_start(self.problem)))  # what a search stopped early still has
         for k in range(1, self.problem.board.num_squares + 1):
             exists, sets, _ = self._run(k)
             if exists:
@@ -218,14 +235,8 @@ class _Search:
             self.proved = k + 1
             if self.tree is not None:
                 yield ("tree", k, self.tree)
-            yield ("bound", k + 1, f"branch-and-bound exhausted every placement of {k} piece{'' if k == 1 else 's'}")
+            yield ("bound", k + 1, exhausted(k))
         raise AssertionError("every square occupied dominates a coverable board")
-
-    def _greedy(self) -> list[Square]:
-        board, piece, objective = self.problem.board, self.problem.piece, self.problem.objective
-        if objective is Objective.TOTAL_DOMINATION:
-            return greedy_total_domination(board, piece)
-        return greedy_domination(board, piece, independent=objective is Objective.INDEPENDENT_DOMINATION)
 
     def count(self, value: int, representatives: bool, max_listed: int = MAX_LISTED) -> SolutionCount:
         """Every placement of ``value`` pieces, by symmetry class, each class's leader

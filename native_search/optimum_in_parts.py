@@ -19,10 +19,11 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
 
-from chessdom.chessboard import Objective, PlacementProblem, Square
-from chessdom.native_search.branch_and_bound import checked_placement, search_arrays
+from chessdom.chessboard import PlacementProblem
+from chessdom.native_search.branch_and_bound import (
+    UNCOVERABLE, checked_placement, exhausted, greedy_start, search_arrays,
+)
 from chessdom.native_search.domination_kernel import STOPPED, dominating_set, recorded_search
-from chessdom.native_search.greedy import greedy_domination, greedy_total_domination
 from chessdom.native_search.subtree_trees import TreeOutgrown, search_in_parts
 
 
@@ -51,9 +52,9 @@ def optimum_in_parts_events(problem: PlacementProblem, executor: Executor | None
     deadline = None if time_limit is None else time.time() + time_limit  # the workers' clock: wall time
     arrays = search_arrays(problem)
     if arrays.reach != (1 << problem.board.num_squares) - 1:
-        yield ("infeasible", "some square is attacked from nowhere, so no placement totally dominates the board")
+        yield ("infeasible", UNCOVERABLE)
         return
-    best = checked_placement(problem, _greedy(problem))
+    best = checked_placement(problem, greedy_start(problem))
     yield ("bound", 1, "a placement holds at least one piece")
     yield ("solution", best)
     quick = _QuickBounds(arrays, trees)
@@ -66,7 +67,7 @@ def optimum_in_parts_events(problem: PlacementProblem, executor: Executor | None
         if searched.placement is None:
             if searched.tree is not None:
                 yield ("tree", k, searched.tree)
-            yield ("bound", k + 1, f"{_exhausted(k)}, in {searched.parts} parts")
+            yield ("bound", k + 1, f"{exhausted(k)}, in {searched.parts} parts")
             return
         best = checked_placement(problem, searched.placement)
         yield ("solution", best)
@@ -103,7 +104,7 @@ class _QuickBounds:
                 yield ("solution", self.placement)
                 return
             self.refuted, self.tree = k, tree
-            yield ("bound", k + 1, _exhausted(k))
+            yield ("bound", k + 1, exhausted(k))
 
 
 def _searched(problem: PlacementProblem, k: int, executor: Executor | None, deadline: float | None, recording):
@@ -115,14 +116,3 @@ def _searched(problem: PlacementProblem, k: int, executor: Executor | None, dead
         return search_in_parts(problem, k, executor, deadline, max_entries, recording=trees, on_part=on_part)
     except TreeOutgrown:
         return search_in_parts(problem, k, executor, deadline, on_part=on_part)
-
-
-def _exhausted(k: int) -> str:
-    return f"branch-and-bound exhausted every placement of {k} piece{'' if k == 1 else 's'}"
-
-
-def _greedy(problem: PlacementProblem) -> list[Square]:
-    board, piece, objective = problem.board, problem.piece, problem.objective
-    if objective is Objective.TOTAL_DOMINATION:
-        return greedy_total_domination(board, piece)
-    return greedy_domination(board, piece, independent=objective is Objective.INDEPENDENT_DOMINATION)

@@ -23,7 +23,7 @@ from chessdom.models.counting.nqueens import count_nqueens, counts_as_nqueens
 from chessdom.models.counting.state import BRANCH_AND_BOUND_LISTER, recorded_lister
 from chessdom.models.cubes import count_by_cubes, local_pool, solve_by_cubes
 from chessdom.models.dispatch.arguments import CountOptions, CubeOptions, SolveOptions, check_solve_arguments
-from chessdom.models.dispatch.auto_rules import AUTO_RULES, auto_rule
+from chessdom.models.dispatch.auto_rules import auto_rule
 from chessdom.models.dispatch.literature import literature_count, literature_value
 from chessdom.models.dispatch.live_bounds import LiveBounds
 from chessdom.models.dispatch.native_backend import (
@@ -118,8 +118,7 @@ def solve_with(problem: PlacementProblem, options: SolveOptions, *, count: Count
     check_solve_arguments(problem, options, count)
     cubes = cubes or CubeOptions()
     theorem = theorem_bound(problem) if options.use_theorems else None
-    backend, auto = _backend(problem, options.solver, cubes.executor, theorem, recording())
-    in_parts = backend == "bnb" and (cubes.executor is not None or _rule_in_parts(auto))
+    backend, auto, in_parts = _backend(problem, options.solver, cubes.executor, theorem, recording())
     # Before the solve's clock: the first solve after installing compiles for seconds.
     compile_time = compile_kernels() if backend == "bnb" else None
     started = time.perf_counter()
@@ -230,35 +229,31 @@ def _checked(problem: PlacementProblem, outcome: Outcome, proved: tuple[int, str
     return outcome if auto is None else replace(outcome, params={**outcome.params, "auto": auto})
 
 
-def _rule_in_parts(auto: dict | None) -> bool:
-    """Whether ``auto`` chose by a rule whose branch-and-bound searches in parts on the cube
-    workers (elsewhere it runs in one search here: below 14×14 the workers' start costs more
-    than the search, and above, only these rules' problems were measured)."""
-    return auto is not None and any(rule.in_parts and rule.name == auto["rule"] for rule in AUTO_RULES)
-
-
 def _backend(problem: PlacementProblem, solver: str, executor: Executor | None, theorem,
-             certified: bool = False) -> tuple[str, dict | None]:
-    """The backend and, when ``auto`` chose it, why (:meth:`AutoRule.reason`); ``certified``:
-    a certificate is asked for too (the solve runs within
+             certified: bool = False) -> tuple[str, dict | None, bool]:
+    """The backend, why when ``auto`` chose it (:meth:`AutoRule.reason`), and whether it is
+    the branch-and-bound searching in parts on the cube workers — given an ``executor``, or
+    by a rule that says so (elsewhere it runs in one search here: below 14×14 the workers'
+    start costs more than the search, and above, only those rules' problems were measured).
+    ``certified``: a certificate is asked for too (the solve runs within
     :func:`~chessdom.models.dispatch.native_backend.recording_trees`), which may choose the
     search whose tree is that certificate (on the ``executor`` given, too)."""
     rule = auto_rule(problem, certified) if solver == "auto" else None
     if rule is not None and rule.certified:
-        return rule.backend, rule.reason()
+        return rule.backend, rule.reason(), rule.in_parts
     if executor is not None:
         if solver == "bnb":
-            return "bnb", None  # its parts on the executor
+            return "bnb", None, True
         if solver in ("cpsat", "mip") or theorem is not None:
             raise ValueError("cube-and-conquer runs SAT cubes without theorems, the branch-and-bound its parts: "
                              "use solver 'sat', 'bnb' or 'auto'")
-        return "cubes", None
+        return "cubes", None, False
     if rule is None:
-        return solver, None
+        return solver, None, False
     if rule.backend == "cubes" and theorem is not None:
         return "sat", {**rule.reason(), "override": "a cited theorem bounds the optimum, and cubes take no theorem: "
-                                                    "SAT runs instead, starting from the theorem's bound"}
-    return rule.backend, rule.reason()
+                                                    "SAT runs instead, starting from the theorem's bound"}, False
+    return rule.backend, rule.reason(), rule.in_parts
 
 
 def _optimise(problem: PlacementProblem, backend: str, options: SolveOptions, theorem: TheoremBound | None,
