@@ -10,10 +10,11 @@ version 3's region cubes, whose partitions and cover it checks itself (:mod:`.re
 :mod:`.cover`), with the lemmas they may list (:mod:`.lemmas`), in parallel on any
 executor (:mod:`.check`); version 6's LRAT proofs it checks itself, in linear time
 (:mod:`.lrat`), and writes out for lrat-trim and cake_lpr on request (:mod:`.export`).
-Version 5's search tree it replays (:mod:`.tree`); version 8's cliques it checks pair by pair
-(:mod:`.cliques`). Whatever it reads is bounded by the contract's
-limits before any work is done (:mod:`.manifest`, :mod:`.files`, :mod:`.sources`); what it
-cannot read is :class:`Unreadable`, not a rejection.
+Version 5's search tree it replays (:mod:`.tree`), with version 7's packing leaves and
+version 9's LP leaves; version 8's cliques it checks pair by pair (:mod:`.cliques`).
+Whatever it reads is bounded by the contract's limits before any work is done
+(:mod:`.manifest`, :mod:`.files`, :mod:`.sources`); what it cannot read is
+:class:`Unreadable`, not a rejection.
 
     python -m chessdom.certificates DIR-or-ARCHIVE-or-URL     # or: chessdom certificate check …
     python -m chessdom.certificates DIR --write-cnf OUT       # and each proof with its formula, in OUT
@@ -30,6 +31,7 @@ from chessdom.certificates.contract import (
     CONTRACT_V6,
     CONTRACT_V7,
     CONTRACT_V8,
+    CONTRACT_V9,
     CONTRACTS,
     COVER,
     CUBES,
@@ -68,6 +70,7 @@ __all__ = [
     "CONTRACT_V6",
     "CONTRACT_V7",
     "CONTRACT_V8",
+    "CONTRACT_V9",
     "COVER",
     "CUBES",
     "FEWER_FORMULA",

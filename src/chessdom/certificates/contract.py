@@ -20,7 +20,9 @@ CONTRACT_V5 = "chessdom-certificate/5"
 CONTRACT_V6 = "chessdom-certificate/6"
 CONTRACT_V7 = "chessdom-certificate/7"
 CONTRACT_V8 = "chessdom-certificate/8"
-CONTRACTS = (CONTRACT_V1, CONTRACT, CONTRACT_V3, CONTRACT_V4, CONTRACT_V5, CONTRACT_V6, CONTRACT_V7, CONTRACT_V8)
+CONTRACT_V9 = "chessdom-certificate/9"
+CONTRACTS = (CONTRACT_V1, CONTRACT, CONTRACT_V3, CONTRACT_V4, CONTRACT_V5, CONTRACT_V6, CONTRACT_V7, CONTRACT_V8,
+             CONTRACT_V9)
 """Version 2 adds the literal order, cube bundles and enumerations; version 1
 certificates (always row-major, one proof, one bound) still check. Version 3 splits the
 refutation into region cubes, one proof per symmetry class of region counts, and the
@@ -34,7 +36,8 @@ LRAT, gzip-compressed (:mod:`.lrat`), named as :data:`LRAT_SUFFIX` says. Version
 version 5 whose tree may also hold packing leaves (the contract page, "Version 7"): its
 manifest is version 5's in every other field. Version 8 bounds independence by a
 partition of the board into cliques of the attack graph (:mod:`.cliques`): no formula, no
-proof."""
+proof. Version 9 is version 7 whose tree may also hold LP leaves, weighted packings (the
+contract page, "Version 9"): its manifest is version 7's."""
 MANIFEST = "manifest.json"
 FORMULA = "formula.cnf"
 PROOF = "proof.drat"

@@ -1,8 +1,10 @@
-"""Versions 5 and 7: the branch-and-bound's search tree, replayed. The tree is the preorder
+"""Versions 5, 7 and 9: the branch-and-bound's search tree, replayed. The tree is the preorder
 array of the search that refuted the bound: at an internal node the vertex it branched on
 (≥ 0), at a leaf the rule that closed it — -1 (the degree bound), -2 (a set: every
-square dominated) or ``-3 - v`` (square ``v`` has no candidate left), and in version 7
-also -2³¹ (the packing bound) followed by its count ``p`` and ``p`` squares — and the
+square dominated) or ``-3 - v`` (square ``v`` has no candidate left), in version 7
+also -2³¹ (the packing bound) followed by its count ``p`` and ``p`` squares, and in
+version 9 also -2³¹ + 1 (a weighted packing, the dual of the covering LP) followed by
+``p``, ``q`` and ``p`` pairs of a square and its weight — and the
 children of a node are not written: they follow from the contract. The replay rebuilds, with this module's own neighbourhoods (from
 :func:`~.contract.attacks`), at every node what is dominated and which squares may still
 be chosen, and checks that each entry is true there (docs/explanation/
@@ -18,10 +20,12 @@ import numpy as np
 
 from chessdom.certificates.contract import (
     CONTRACT_V7,
+    CONTRACT_V9,
     MAX_TREE_NODES,
     TREE_MAGIC,
     ContractError,
     attacks,
+    square_name,
     validate_problem,
 )
 from chessdom.certificates.files import FileMismatch, read_listed
@@ -42,7 +46,15 @@ REASONS = {
     10: "a packing leaf whose count is not more than the pieces left",
     11: "a packing leaf listing a square that is off the board, dominated or listed twice",
     12: "a packing leaf whose squares share an allowed candidate",
+    13: f"an LP leaf in a tree of a contract before {CONTRACT_V9}",
+    14: "an LP leaf listing a square that is off the board, dominated or listed twice",
+    15: "an LP leaf whose count, bound q or a weight is below 1",
+    16: "an LP leaf under which an allowed square's load is more than q",
+    17: "an LP leaf whose weights add up to no more than q times the pieces left",
 }
+LEAVES = {CONTRACT_V7: 1, CONTRACT_V9: 2}
+"""The leaves a contract's tree may hold beyond version 5's, as the replay's ``packing``
+level: 1 packing leaves (version 7), 2 LP leaves too (version 9)."""
 
 
 class TreeError(Exception):
@@ -103,12 +115,13 @@ def read_tree(path, size: int, sha256: str, nodes: int) -> np.ndarray:
 
 
 def replay(problem: dict, bound: int, tree: np.ndarray, listed: int = 0, *,
-           packing: bool = False, threads: int | None = None) -> tuple[int, str | None, np.ndarray]:
+           packing: int = 0, threads: int | None = None) -> tuple[int, str | None, np.ndarray]:
     """``(sets, None, squares)``: the set leaves of ``tree`` replayed from the empty board
     with ``bound`` pieces to place, every entry found true and every entry consumed, and
     the squares of the first ``listed`` sets (rows of ``bound`` square numbers); or
     ``(0, reason, ...)`` at the first entry that is not true. Packing leaves are
-    entries only with ``packing`` (version 7). A tree of :data:`~.tree_parallel.PARALLEL_NODES`
+    entries only with ``packing`` 1 or more (version 7, or True), LP leaves only with 2
+    (version 9; :data:`LEAVES`). A tree of :data:`~.tree_parallel.PARALLEL_NODES`
     entries or more is replayed on ``threads`` threads (:func:`~.tree_parallel.replay_threads`
     by default), with the same outcome."""
     from chessdom.certificates import tree_parallel  # numba loads only where a tree is checked
@@ -117,18 +130,22 @@ def replay(problem: dict, bound: int, tree: np.ndarray, listed: int = 0, *,
     rows = neighbourhoods(problem)
     found = np.zeros((listed, bound), np.int64)
     threads = tree_parallel.replay_threads() if threads is None else threads
-    outcome = None
+    outcome, detail = None, np.zeros(1, np.int64)
     if threads > 1 and len(tree) >= tree_parallel.PARALLEL_NODES:
-        outcome = tree_parallel.replay_split(rows[:3], rows[3], bound, tree, found, packing, threads)
+        outcome = tree_parallel.replay_split(rows[:3], rows[3], bound, tree, found, packing, threads, detail)
     if outcome is None:  # small, one thread, or a shape the first pass could not walk
-        state = np.zeros(5, np.int64)
+        state = np.zeros(compiled.STATE_SIZE, np.int64)
         state[compiled.PACKING] = packing
         found[:] = 0
         states = np.zeros((bound + 1, 4, len(rows[3])), np.uint64)
         states[0, compiled.ALLOWED_ROW] = rows[3]
         compiled.replay_node(rows[:3], rows[3], states, bound, tree, state, np.zeros(bound, np.int64), found)
         outcome = tuple(int(state[i]) for i in (compiled.SETS, compiled.ERROR, compiled.ERROR_AT, compiled.POSITION))
+        detail[0] = state[compiled.DETAIL]
     sets, error, error_at, position = outcome
+    if error == compiled.LP_LOAD:
+        square = int(detail[0])
+        return 0, f"node {error_at}: {REASONS[error]} ({square_name(*divmod(square, problem['cols']))})", found
     if error:
         return 0, f"node {error_at}: {REASONS[error]}", found
     if position != len(tree):
@@ -148,7 +165,7 @@ def tree_step(read, context: dict, verdict: Verdict) -> bool:
     expected = context.get("blocked", ())
     try:
         sets, reason, found = replay(read.problem, read.bound, tree, len(expected) + 1,
-                                     packing=read.raw["contract"] == CONTRACT_V7)
+                                     packing=LEAVES.get(read.raw["contract"], 0))
     except ContractError as error:
         return not verdict.fail("tree replay", str(error))
     if reason is None:

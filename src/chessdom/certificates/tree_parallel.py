@@ -13,7 +13,8 @@ array: every entry is checked once by the full rules.
 Same verdict as the serial replay: a node's state depends only on its ancestors, which the
 pass checked, so the first cut that fails fails at the entry and for the reason the serial
 replay would report. Anything the pass cannot walk (a branch off the board or on a
-dominated square, a tree that ends early, too deep, a packing leaf in version 5) stops it,
+dominated square, a tree that ends early, too deep, a packing leaf in version 5, an LP leaf
+before version 9) stops it,
 and then the serial replay gives the verdict — a forged tree costs at most three more
 passes (one per depth tried, :data:`CUT_BYTES`), each lighter than a replay."""
 
@@ -27,15 +28,20 @@ from numba import njit
 
 from chessdom.certificates.tree_replay import (
     ALLOWED_ROW,
+    DETAIL,
     DOMINATED_ROW,
     ERROR,
     ERROR_AT,
+    LP_LEAF,
+    LP_LEVEL,
     NARROWED_ROW,
     PACKING,
     PACKING_LEAF,
+    PACKING_LEVEL,
     POSITION,
     SET_LEAF,
     SETS,
+    STATE_SIZE,
     UNDOMINATED_ROW,
     common,
     member,
@@ -60,7 +66,8 @@ bytes: 144 on 14×14, so 466,000 cuts). A tree with more cuts at that depth is w
 and cut one level higher, down to depth 1 (at most a cut per square and one per leaf
 above), so that a forged tree's shape cannot make the checker ask for more."""
 _COUNT, _AT, _PACKING, _DEPTH = 0, 1, 2, 3
-"""The first pass's ``scan``: cuts met, position, packing leaves allowed, the cut depth."""
+"""The first pass's ``scan``: cuts met, position, the leaves allowed (the replay's
+``PACKING`` level), the cut depth."""
 
 
 def replay_threads() -> int:
@@ -74,10 +81,12 @@ def replay_threads() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def replay_split(rows, full, bound: int, tree: np.ndarray, found: np.ndarray, packing: bool, threads: int):
+def replay_split(rows, full, bound: int, tree: np.ndarray, found: np.ndarray, packing: int, threads: int,
+                 detail: np.ndarray | None = None):
     """``(sets, error, error_at, position)`` as the serial replay's ``state`` would end, from
     the cuts replayed on ``threads`` threads; None where the first pass stopped (the serial
-    replay then decides). ``found`` receives the set leaves' squares, in the serial order."""
+    replay then decides). ``found`` receives the set leaves' squares, in the serial order;
+    ``detail[0]``, where given, the square an error names (``state[DETAIL]``)."""
     board, depth = (*rows, full), min(SPLIT_DEPTH, bound)
     room = min(len(tree), CUT_BYTES // (8 * (3 + 2 * len(full) + depth)))
     cuts, scan, walked = first_pass(board, tree, room, packing, (bound, depth))
@@ -89,7 +98,7 @@ def replay_split(rows, full, bound: int, tree: np.ndarray, found: np.ndarray, pa
     starts, ends = cuts[0], cuts[1]
     items = _items(starts, ends, threads)
     offsets = _set_offsets(tree, starts, ends, items, len(found))
-    states = [np.zeros(5, np.int64) for _ in items]
+    states = [np.zeros(STATE_SIZE, np.int64) for _ in items]
 
     def run(index: int) -> None:
         lo, hi = items[index]
@@ -99,14 +108,16 @@ def replay_split(rows, full, bound: int, tree: np.ndarray, found: np.ndarray, pa
     largest_first = sorted(range(len(items)), key=lambda i: starts[items[i][0]] - ends[items[i][1] - 1])
     with ThreadPoolExecutor(threads) as pool:
         list(pool.map(run, largest_first))
-    return _combined(states, items, ends, int(scan[_AT]))
+    return _combined(states, items, ends, int(scan[_AT]), detail)
 
 
-def _combined(states, items, ends, end: int):
+def _combined(states, items, ends, end: int, detail: np.ndarray | None):
     """The serial replay's outcome: the first failing item's error, else the sets summed."""
     sets = 0
     for state, (_, hi) in zip(states, items):
         if state[ERROR]:
+            if detail is not None:
+                detail[0] = state[DETAIL]
             return 0, int(state[ERROR]), int(state[ERROR_AT]), 0
         if state[POSITION] != ends[hi - 1]:
             return None  # not where the first pass ended the cut: both follow the contract, so never
@@ -133,8 +144,8 @@ def _items(starts: np.ndarray, ends: np.ndarray, threads: int) -> list[tuple[int
 def _set_offsets(tree, starts, ends, items, rows: int) -> list[int]:
     """Where each item's set leaves go in ``found``: after the ``−2`` entries of the items
     before it, kept within ``rows``. In an accepted tree each ``−2`` is a set leaf (a
-    packing leaf's count and squares are never negative, nor is an internal node between
-    two cuts)."""
+    packing leaf's count and squares are never negative, nor an LP leaf's count, bound,
+    squares and weights, nor is an internal node between two cuts)."""
     offsets, total = [0], 0
     for lo, hi in items:
         if rows:
@@ -143,7 +154,7 @@ def _set_offsets(tree, starts, ends, items, rows: int) -> list[int]:
     return offsets
 
 
-def first_pass(board, tree: np.ndarray, room: int, packing: bool, depths: tuple[int, int]):
+def first_pass(board, tree: np.ndarray, room: int, packing: int, depths: tuple[int, int]):
     """The first pass with room for ``room`` cuts, from ``bound`` pieces to place, cut at
     ``depth`` (``depths``): ``(cuts, scan, walked)``, the cuts as ``(starts, ends, lefts,
     dominated, allowed, paths)`` cut to those met, a path as its first ``depth`` squares."""
@@ -182,18 +193,20 @@ def _replay_cuts(rows, full, cuts, lo, hi, tree, state, found):
 
 @njit(cache=True)
 def _leaf(tree, scan):
-    """Step over the leaf at ``scan[_AT]`` (its rules are the replay's): one entry, or a
-    packing leaf's ``p + 2``."""
+    """Step over the leaf at ``scan[_AT]`` (its rules are the replay's): one entry, a
+    packing leaf's ``p + 2`` or an LP leaf's ``2p + 3``."""
     at = scan[_AT]
-    if tree[at] != PACKING_LEAF:
+    if tree[at] != PACKING_LEAF and tree[at] != LP_LEAF:
         scan[_AT] = at + 1
         return True
-    if scan[_PACKING] == 0 or at + 1 >= tree.shape[0]:
+    lp = tree[at] == LP_LEAF
+    if scan[_PACKING] < (LP_LEVEL if lp else PACKING_LEVEL) or at + 1 >= tree.shape[0]:
         return False
-    p = tree[at + 1]
-    if p < 0 or at + 2 + p > tree.shape[0]:
+    p = np.int64(tree[at + 1])
+    extent = 2 * p + 3 if lp else p + 2
+    if p < 0 or at + extent > tree.shape[0]:
         return False
-    scan[_AT] = at + 2 + p
+    scan[_AT] = at + extent
     return True
 
 

@@ -1,9 +1,10 @@
-"""The compiled replay of a version 5 or 7 tree (:mod:`.tree` reads it and says what it
+"""The compiled replay of a version 5, 7 or 9 tree (:mod:`.tree` reads it and says what it
 proves). Each node's entry is checked against what this replay recomputes there: the
 squares not yet dominated, the squares that may still be chosen, and the pieces left.
 Errors are numbered as :data:`~.tree.REASONS` words them; ``state`` holds the position in
-the tree, the set leaves met, the first error with its node, and whether packing leaves
-(version 7) may appear."""
+the tree, the set leaves met, the first error with its node, the leaves the contract
+allows (:data:`PACKING`: 0 for version 5, :data:`PACKING_LEVEL` for packing leaves,
+:data:`LP_LEVEL` for LP leaves too) and the square an error names, if any."""
 
 from __future__ import annotations
 
@@ -13,11 +14,19 @@ from numba import njit
 DEGREE_LEAF, SET_LEAF, NO_CANDIDATE = -1, -2, -3
 PACKING_LEAF = -(1 << 31)
 """Version 7: then the count ``p`` and ``p`` squares (the contract page, "Version 7")."""
-POSITION, SETS, ERROR, ERROR_AT, PACKING = 0, 1, 2, 3, 4
+LP_LEAF = -(1 << 31) + 1
+"""Version 9: then ``p``, ``q`` and ``p`` pairs of a square and its weight (the contract
+page, "Version 9")."""
+POSITION, SETS, ERROR, ERROR_AT, PACKING, DETAIL = 0, 1, 2, 3, 4, 5
+STATE_SIZE = 6
+"""``state``'s slots; :data:`DETAIL` is the square an error names (an LP leaf's load past ``q``)."""
+PACKING_LEVEL, LP_LEVEL = 1, 2
+"""``state[PACKING]``: packing leaves allowed from version 7, LP leaves too from version 9."""
 DOMINATED_ROW, ALLOWED_ROW, NARROWED_ROW, UNDOMINATED_ROW = 0, 1, 2, 3
 """The rows of a depth's state in the replay's ``states`` (pieces placed × 4 × words)."""
 TRUNCATED, COVERED, NOT_COVERED, BOUND_HOLDS, HAS_CANDIDATE, DOMINATED, TOO_DEEP, PIECES_LEFT = 1, 2, 3, 4, 5, 6, 7, 8
 PACKING_IN_V5, PACKING_TOO_SMALL, PACKING_SQUARE, PACKING_SHARED = 9, 10, 11, 12
+LP_BEFORE_V9, LP_SQUARE, LP_BELOW_ONE, LP_LOAD, LP_SUM = 13, 14, 15, 16, 17
 
 
 @njit(cache=True, inline="always")
@@ -107,7 +116,7 @@ def _packing_holds(dominators, undominated, allowed, left, tree, state, at):
     pieces, and each of its ``p`` squares on the board, undominated, listed once, with
     allowed dominators that no square listed before it shares — so that each needs a
     piece of its own. Work: ``p`` passes over a row, ``p + 2`` entries consumed."""
-    if state[PACKING] == 0:
+    if state[PACKING] < PACKING_LEVEL:
         return _fail(state, PACKING_IN_V5, at)
     if at + 1 >= tree.shape[0]:
         return _fail(state, TRUNCATED, at)
@@ -129,6 +138,50 @@ def _packing_holds(dominators, undominated, allowed, left, tree, state, at):
             return _fail(state, PACKING_SHARED, at)
         taken |= candidates
     state[POSITION] = at + 2 + p
+    return True
+
+
+@njit(cache=True)
+def _lp_holds(dominators, undominated, allowed, left, tree, state, at):
+    """Whether the LP leaf at ``at`` holds: ``p`` ≥ 1 pairs and ``q`` ≥ 1, each pair's
+    square on the board, undominated and listed once, its weight ≥ 1; every allowed
+    square's load (the weights of the listed squares it dominates) at most ``q``; the
+    weights together more than ``left × q``. Work: ``p`` passes over a row, ``2p + 3``
+    entries consumed. (The loads only grow, so the first square past ``q`` is named.)"""
+    if state[PACKING] < LP_LEVEL:
+        return _fail(state, LP_BEFORE_V9, at)
+    if at + 2 >= tree.shape[0]:
+        return _fail(state, TRUNCATED, at)
+    p, q = np.int64(tree[at + 1]), np.int64(tree[at + 2])
+    if p < 1 or q < 1:
+        return _fail(state, LP_BELOW_ONE, at)
+    if at + 3 + 2 * p > tree.shape[0]:
+        return _fail(state, TRUNCATED, at)
+    squares = dominators.shape[0]
+    listed = np.zeros_like(undominated)
+    load = np.zeros(squares, np.int64)
+    total = np.int64(0)  # at most 1024 weights below 2³¹: no overflow
+    for i in range(p):
+        vertex, weight = np.int64(tree[at + 3 + 2 * i]), np.int64(tree[at + 4 + 2 * i])
+        if vertex < 0 or vertex >= squares or not member(undominated, vertex) or member(listed, vertex):
+            return _fail(state, LP_SQUARE, at)
+        if weight < 1:
+            return _fail(state, LP_BELOW_ONE, at)
+        listed[vertex // 64] |= np.uint64(1) << np.uint64(vertex % 64)
+        total += weight
+        for w in range(allowed.shape[0]):
+            word = allowed[w] & dominators[vertex][w]
+            while word:  # the allowed dominators of the square, from the set bits
+                low = word & (~word + np.uint64(1))
+                c = w * 64 + _bits(low - np.uint64(1))
+                word ^= low
+                load[c] += weight
+                if load[c] > q:
+                    state[DETAIL] = c
+                    return _fail(state, LP_LOAD, at)
+    if total <= left * q:
+        return _fail(state, LP_SUM, at)
+    state[POSITION] = at + 3 + 2 * p
     return True
 
 
@@ -167,6 +220,8 @@ def replay_node(rows, full, states, left, tree, state, path, found):
         return True if _bound_fails(covers, undominated, allowed, left) else _fail(state, BOUND_HOLDS, at)
     if entry == PACKING_LEAF:
         return _packing_holds(dominators, undominated, allowed, left, tree, state, at)
+    if entry == LP_LEAF:
+        return _lp_holds(dominators, undominated, allowed, left, tree, state, at)
     squares = covers.shape[0]
     if entry <= NO_CANDIDATE:
         vertex = NO_CANDIDATE - entry
