@@ -326,5 +326,6 @@ def test_auto_runs_the_search_again_only_where_it_was_measured_within_reach():
     assert searched_again_in_reach(problem(13), enumeration=True)
     assert searched_again_in_reach(problem(14), enumeration=True)
     assert not searched_again_in_reach(problem(15), enumeration=True)  # 205,832 placements: not measured
-    assert not searched_again_in_reach(problem(14, "knight"))
+    assert searched_again_in_reach(problem(14, "knight"))  # by the LP-bounded search (tests/test_lp_search.py)
+    assert not searched_again_in_reach(problem(16, "knight")) and not searched_again_in_reach(problem(11, "knight"))
     assert not searched_again_in_reach(problem(14, objective="total_domination"))

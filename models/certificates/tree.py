@@ -23,7 +23,7 @@ from chessdom.models.certificates.enumeration import Enumeration
 from chessdom.models.certificates.manifest import file_entry, write_manifest
 from chessdom.models.certificates.unavailable import CertificateUnavailable
 
-from chessdom.certificates import CONTRACT_V5, CONTRACT_V7, TREE, TREE_MAGIC, claim, enumeration_claim
+from chessdom.certificates import CONTRACT_V5, CONTRACT_V7, CONTRACT_V9, TREE, TREE_MAGIC, claim, enumeration_claim
 from chessdom.certificates.contract import MAX_TREE_BYTES
 
 FORMS = ("auto", "tree", "drat", "lrat")
@@ -80,7 +80,34 @@ def searched_again_in_reach(problem: PlacementProblem, enumeration: bool = False
     search was measured within reach (:data:`TREE_AGAIN`, :data:`COUNT_AGAIN`)."""
     board = problem.board
     return (problem.piece == Piece.QUEEN and board.rows == board.cols
-            and (problem.objective, board.rows) in (COUNT_AGAIN if enumeration else TREE_AGAIN))
+            and (problem.objective, board.rows) in (COUNT_AGAIN if enumeration else TREE_AGAIN)) or lp_in_reach(
+        problem, enumeration)
+
+
+def lp_in_reach(problem: PlacementProblem, enumeration: bool = False) -> bool:
+    """Whether ``auto`` certifies an answer (a count, with ``enumeration``) by the tree of the
+    LP-bounded search (:mod:`.lp_search`, contract version 9): knights' γ on the square
+    boards where it was measured within reach (:data:`LP_TREE`, :data:`LP_COUNT`)."""
+    board = problem.board
+    return (problem.piece == Piece.KNIGHT and board.rows == board.cols
+            and (problem.objective, board.rows) in (LP_COUNT if enumeration else LP_TREE))
+
+
+LP_TREE = frozenset({(Objective.DOMINATION, n) for n in range(12, 16)})
+"""The knights' bounds :func:`lp_in_reach` takes, each measured (2 cores, load 1–2): the
+certificate of a CP-SAT answer made and checked, by this tree against the one LRAT proof,
+γ(N_11) 0.66 s against 0.48 s (so below 12×12 the proof stays), γ(N_12) 0.65 against 0.88,
+γ(N_13) 0.64 against 2.39; γ(N_14)'s certificate of SCIP's answer in 7.3 s (a 972,231-entry
+tree checked in 0.27 s) where the LRAT proof took 31 s (J8); γ(N_15)'s search 267 s in one
+search (38.4 M entries), 184 s in parts on 2 workers (load 3), where the LRAT cube bundle took
+471 s (J8). From 16×16 one LRAT proof is quicker (γ(N_16): 27 s, J9)."""
+LP_COUNT = frozenset({(Objective.DOMINATION, 13), (Objective.DOMINATION, 14)})
+"""And the counts, by the search listing every set of γ knights (one search, quiet): γ(N_13)'s
+152 placements in 5.95 s (1,246,446 entries), where one LRAT proof took 9 s (J15); γ(N_14)'s 4 in
+104.8 s (20,295,360 entries), where LRAT region cubes took 243 s (J15)."""
+LP_SEARCH = "linear programming"
+"""``evidence.search`` of a tree the LP-bounded search wrote: not the answer's own search
+(SCIP or CP-SAT answered), a second one, whose leaves carry what the checker needs."""
 
 
 TREE_AGAIN = frozenset({(Objective.DOMINATION, 14), (Objective.INDEPENDENT_DOMINATION, 14),
@@ -122,6 +149,8 @@ def search_tree(result: PlacementResult, seconds: float | None = None,
     tree = kept_tree(result.problem, bound)
     if tree is not None:
         return tree, "kept"
+    if lp_in_reach(result.problem) and result.solver.name != TREE_SOLVER:
+        return _lp_searched(result.problem, bound, seconds, executor, listing=False), LP_SEARCH
     if executor is not None:
         return _searched_in_parts(result.problem, bound, seconds, executor, refuting=True), "again"
     from chessdom.native_search.branch_and_bound import search_arrays
@@ -159,10 +188,30 @@ def _searched_in_parts(problem: PlacementProblem, k: int, seconds: float | None,
     return searched[0]
 
 
+def _lp_searched(problem: PlacementProblem, k: int, seconds: float | None, executor: Executor | None,
+                 listing: bool) -> np.ndarray:
+    """The tree of the LP-bounded search for ``k`` pieces (listing every set, for a count), in
+    parts on ``executor``'s workers when given."""
+    from chessdom.models.certificates.lp_search import LpSearchStopped, lp_tree
+
+    try:
+        tree, found, _ = lp_tree(problem, k, listing=listing, seconds=seconds, executor=executor)
+    except LpSearchStopped:
+        raise CertificateUnavailable("the LP-bounded search writing the tree did not finish within the time "
+                                     "limit") from None
+    if found and not listing:
+        raise CertificateUnavailable(f"the LP-bounded search did not refute {k} pieces")
+    return tree
+
+
 def tree_contract(tree: np.ndarray) -> str:
-    """Version 7 for a tree holding a packing leaf (which a version 5 replay rejects), else 5."""
+    """Version 9 for a tree holding an LP leaf, else 7 for one holding a packing leaf (each
+    rejected by the replay of an earlier version), else 5."""
+    from chessdom.models.certificates.lp_search import LP_LEAF
     from chessdom.native_search.domination_kernel import PACKING_LEAF
 
+    if bool(np.any(tree == LP_LEAF)):
+        return CONTRACT_V9
     return CONTRACT_V7 if bool(np.any(tree == PACKING_LEAF)) else CONTRACT_V5
 
 
@@ -182,6 +231,8 @@ def listing_tree(result: PlacementResult, seconds: float | None = None,
     tree = kept_tree(result.problem, result.value, listing=True)
     if tree is not None:
         return tree, "kept"
+    if lp_in_reach(result.problem, enumeration=True) and result.solver.name != TREE_SOLVER:
+        return _lp_searched(result.problem, result.value, seconds, executor, listing=True), LP_SEARCH
     if executor is not None:
         return _searched_in_parts(result.problem, result.value, seconds, executor, refuting=False), "again"
     from chessdom.native_search.branch_and_bound import search_arrays

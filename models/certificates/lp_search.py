@@ -1,0 +1,257 @@
+"""The search tree with LP leaves (contract version 9): a branch-and-bound whose bound is the
+covering LP, written down as it searches for the checker to replay.
+
+Knights are where it pays. Their degree bound is a ninth of the squares left and CaDiCaL's
+refutations of "no 35 knights dominate 15×15" take minutes, while the LP relaxation is
+within 4–5 knights of γ (its value 28.9 on 14×14, 31.6 on 15×15, against γ = 32 and 36).
+Each node solves that LP over the squares still allowed (GLOP, dual simplex warm-started
+from the parent's basis; measured on γ(N_14) ≤ 31: 1.1 ms a node against 3.6 ms with
+GLOP's defaults), and closes when its dual — rounded down to integer weights on the
+undominated squares, no allowed square dominating more than ``q`` of weight — weighs more
+than ``k · q``: every set of ``k`` more pieces would dominate at most ``k · q`` of it. The
+checker recomputes each load from its own attack rule; it reads nothing but the squares and
+weights. A child whose parent's weights already close it (the reduced-cost test: the
+parent's dual, less what the child's square dominates) is written as that leaf without an
+LP.
+
+It branches as the native search does, and as the contract requires: on an undominated
+square, its allowed dominators in the contract's order (the most undominated squares
+dominated first, the lower square among equals), each child excluding the ones before.
+Its square is the one with the fewest children the parent's weights leave open (then the
+fewest candidates), measured on γ(N_14) ≤ 31: 3,152 nodes against 5,284 with the fewest
+candidates alone."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+
+import numpy as np
+from ortools.linear_solver import pywraplp
+
+from chessdom.chessboard import PlacementProblem
+from chessdom.native_search.branch_and_bound import search_arrays
+
+LP_LEAF = -(1 << 31) + 1
+"""The entry opening an LP leaf: then ``p``, ``q`` and ``p`` pairs of a square and its weight
+(the contract page, "Version 9"). The checker defines its own."""
+SET_LEAF, DEGREE_LEAF, NO_CANDIDATE = -2, -1, -3
+WEIGHT_SCALE = 1 << 24
+"""``q``: the duals are rounded down to multiples of 1/q. A knight's LP closes a node by a
+margin of at least about 1e-3 of a knight where it closes one at all, which 2⁻²⁴ keeps; and
+k · q stays far inside the checker's int64 (k ≤ 1,024)."""
+GLOP_PARAMETERS = "use_dual_simplex: true, use_preprocessing: false"
+
+
+SPLIT_DEPTH = 3
+"""In parts, the nodes at this depth are each searched on a worker: γ(N_14) ≤ 31 has 3, 9
+and 27 of them at depths 1, 2 and 3; the 27 took 0.06–0.81 s each, one after the other (7.0 s
+in all), so two workers share them evenly."""
+
+
+class LpSearchStopped(Exception):
+    """The deadline came before the search ended."""
+
+
+@dataclass(frozen=True)
+class LpPart:
+    """A node of the search as a part to search on its own: the squares chosen on its path,
+    every square kept from the candidates there, and the pieces left."""
+
+    chosen: tuple[int, ...]
+    blocked: tuple[int, ...]
+    k: int
+
+
+@dataclass
+class LpSearch:
+    """One problem's LP and the state of the search over it."""
+
+    problem: PlacementProblem
+    deadline: float | None = None
+    """``time.time()`` past which it stops (LpSearchStopped)."""
+    split_depth: int | None = None
+    """Where given, the nodes at this depth are not searched but kept as :attr:`parts`, each
+    written as ``None`` in :attr:`entries`."""
+    entries: list = field(default_factory=list)
+    sets: list[tuple[int, ...]] = field(default_factory=list)
+    parts: list[LpPart] = field(default_factory=list)
+    nodes: int = 0
+
+    def __post_init__(self):
+        arrays = search_arrays(self.problem)
+        squares = self.problem.board.num_squares
+        self.covers = [_squares_of(row, squares) for row in arrays.covers]
+        self.excludes = [_squares_of(row, squares) for row in arrays.excludes]
+        self.dominators = [[] for _ in range(squares)]
+        for c, covered in enumerate(self.covers):
+            for v in covered:
+                self.dominators[v].append(c)
+        self.matrix = np.zeros((squares, squares), np.int64)  # row c: the squares c dominates
+        for c, covered in enumerate(self.covers):
+            self.matrix[c, covered] = 1
+        self.dominated = np.zeros(squares, np.int64)
+        self.blocked = np.zeros(squares, np.int64)  # how many reasons keep a square from being chosen
+        self.solver = pywraplp.Solver.CreateSolver("GLOP")
+        self.solver.SetSolverSpecificParametersAsString(GLOP_PARAMETERS)
+        self.x = [self.solver.NumVar(0.0, 1.0, "") for _ in range(squares)]
+        self.rows = [self.solver.Add(sum(self.x[c] for c in self.dominators[v]) >= 1) for v in range(squares)]
+        self.solver.Minimize(sum(self.x))
+
+    def search(self, k: int, listing: bool = False) -> bool:
+        """Write the tree of the search for ``k`` pieces; whether a set was found (with
+        ``listing``, every set is listed in :attr:`sets` and the search goes on)."""
+        return self._node(k, [], listing)
+
+    def search_part(self, part: LpPart, listing: bool = False) -> bool:
+        """Write the subtree of ``part``'s node, from its state; whether a set was found."""
+        for c in part.blocked:
+            self._block(c)
+        for c in part.chosen:
+            self._choose(c, +1)
+        return self._node(part.k, list(part.chosen), listing)
+
+    def _node(self, k: int, path: list[int], listing: bool) -> bool:
+        self.nodes += 1
+        if self.deadline is not None and self.nodes % 64 == 0 and time.time() > self.deadline:
+            raise LpSearchStopped
+        if len(path) == self.split_depth:
+            self.parts.append(LpPart(tuple(path), tuple(int(c) for c in np.flatnonzero(self.blocked)), k))
+            self.entries.append(None)
+            return False
+        undominated = self.dominated == 0
+        if not undominated.any():
+            self.entries.append(SET_LEAF)
+            self.sets.append(tuple(sorted(path)))
+            return True
+        if k == 0:
+            self.entries.append(DEGREE_LEAF)  # no piece left for a nonempty set of squares
+            return False
+        allowed = self.blocked == 0
+        candidates = allowed.astype(np.int64) @ self.matrix  # each square's allowed dominators
+        if (stranded := np.flatnonzero(undominated & (candidates == 0))).size:
+            self.entries.append(NO_CANDIDATE - int(stranded[0]))
+            return False
+        weights = self._weights(undominated, allowed)
+        if weights.sum() > k * WEIGHT_SCALE:
+            self._leaf(weights)
+            return False
+        return self._branch(k, path, listing, weights, (undominated, allowed, candidates))
+
+    def _branch(self, k: int, path: list[int], listing: bool, weights: np.ndarray, masks: tuple) -> bool:
+        undominated, allowed, candidates = masks
+        # a child the parent's weights close, less what its square dominates (reduced costs)
+        closed = weights.sum() - self.matrix @ weights > (k - 1) * WEIGHT_SCALE
+        still_open = (allowed & ~closed).astype(np.int64) @ self.matrix
+        squares = np.flatnonzero(undominated)
+        vertex = int(squares[np.lexsort((squares, candidates[squares], still_open[squares]))[0]])
+        choices = np.flatnonzero(allowed & (self.matrix[:, vertex] == 1))
+        gains = self.matrix[choices] @ undominated.astype(np.int64)
+        self.entries.append(vertex)
+        found = False
+        for c in (int(c) for c in choices[np.lexsort((choices, -gains))]):
+            self._block(c)
+            if closed[c]:
+                self._leaf(weights * (1 - self.matrix[c]))
+                continue
+            self._choose(c, +1)
+            found = self._node(k - 1, path + [c], listing) or found
+            self._choose(c, -1)
+            if found and not listing:
+                break
+        for c in choices:
+            self._unblock(int(c))
+        return found
+
+    def _weights(self, undominated: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+        """The LP's dual on the undominated squares as integer weights (zero elsewhere) whose
+        loads on the allowed squares are at most :data:`WEIGHT_SCALE` (all zero if the LP
+        gave no optimum)."""
+        weights = np.zeros(len(self.rows), np.int64)
+        if self.solver.Solve() != pywraplp.Solver.OPTIMAL:
+            return weights
+        for v in np.flatnonzero(undominated):
+            weights[v] = int(max(0.0, self.rows[v].dual_value()) * WEIGHT_SCALE)
+        heaviest = int((self.matrix @ weights)[allowed].max())
+        if heaviest > WEIGHT_SCALE:  # rounding down cannot raise a load, but GLOP's tolerances can
+            weights = weights * WEIGHT_SCALE // heaviest
+        return weights
+
+    def _leaf(self, weights: np.ndarray) -> None:
+        squares = np.flatnonzero(weights)
+        self.entries += [LP_LEAF, len(squares), WEIGHT_SCALE]
+        self.entries += np.column_stack((squares, weights[squares])).ravel().tolist()
+
+    def _choose(self, c: int, step: int) -> None:
+        """Place (``step`` +1) or lift (−1) a piece on ``c``: what it dominates, and for
+        independent domination what it excludes."""
+        for u in self.covers[c]:
+            self.dominated[u] += step
+            if self.dominated[u] == (1 if step > 0 else 0):
+                self.rows[u].SetLb(0.0 if step > 0 else 1.0)
+        for u in self.excludes[c]:
+            (self._block if step > 0 else self._unblock)(u)
+
+    def _block(self, c: int) -> None:
+        self.blocked[c] += 1
+        if self.blocked[c] == 1:
+            self.x[c].SetUb(0.0)
+
+    def _unblock(self, c: int) -> None:
+        self.blocked[c] -= 1
+        if self.blocked[c] == 0:
+            self.x[c].SetUb(1.0)
+
+
+def _squares_of(row: np.ndarray, squares: int) -> list[int]:
+    bits = np.unpackbits(row.astype("<u8").view(np.uint8), bitorder="little")
+    return [int(s) for s in np.flatnonzero(bits[:squares])]
+
+
+def lp_tree(problem: PlacementProblem, k: int, *, listing: bool = False, seconds: float | None = None,
+            executor: Executor | None = None) -> tuple[np.ndarray, bool, list[tuple[int, ...]]]:
+    """The tree of the LP-bounded search for ``k`` pieces on ``problem`` as int32 entries,
+    whether it found a set, and (with ``listing``) every set it met; LpSearchStopped past
+    ``seconds``. Given an ``executor``, the nodes at :data:`SPLIT_DEPTH` are searched on its
+    workers and their subtrees stitched in their places (a refutation ends at the first
+    part that finds a set)."""
+    deadline = None if seconds is None else time.time() + seconds
+    if executor is None:
+        search = LpSearch(problem, deadline)
+        found = search.search(k, listing)
+        return np.asarray(search.entries, np.int32), found, search.sets
+    top = LpSearch(problem, deadline, split_depth=SPLIT_DEPTH)
+    found = top.search(k, listing)
+    futures = [executor.submit(lp_subtree, problem, part, listing, deadline) for part in top.parts]
+    subtrees, sets = [], list(top.sets)
+    try:
+        for future in futures:
+            subtree, part_found, part_sets = future.result()
+            found, sets = found or part_found, sets + part_sets
+            if found and not listing:
+                return np.empty(0, np.int32), True, sets
+            subtrees.append(subtree)
+    finally:
+        for future in futures:
+            future.cancel()
+    return _stitched(top.entries, subtrees), found, sets
+
+
+def lp_subtree(problem: PlacementProblem, part: LpPart, listing: bool, deadline: float | None
+               ) -> tuple[np.ndarray, bool, list[tuple[int, ...]]]:
+    """The subtree of one part (on a worker): its entries, whether it found a set, its sets."""
+    search = LpSearch(problem, deadline)
+    found = search.search_part(part, listing)
+    return np.asarray(search.entries, np.int32), found, search.sets
+
+
+def _stitched(entries: list, subtrees: list[np.ndarray]) -> np.ndarray:
+    """``entries`` with each ``None`` replaced by the next subtree, in order."""
+    pieces, start, filled = [], 0, iter(subtrees)
+    for at, entry in enumerate(entries):
+        if entry is None:
+            pieces += [np.asarray(entries[start:at], np.int32), next(filled)]
+            start = at + 1
+    pieces.append(np.asarray(entries[start:], np.int32))
+    return np.concatenate(pieces)
