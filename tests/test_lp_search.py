@@ -126,3 +126,13 @@ def test_in_parts_its_stitched_tree_replays_and_lists_the_same_sets(listing):
 def test_in_parts_a_set_ends_a_refutation():
     with ThreadPoolExecutor(2) as running:
         assert lp_tree(problem(10), 16, executor=running)[1]
+
+
+def test_a_certificate_in_parts_reports_its_parts(tmp_path):
+    result = solve_with(problem(12), SolveOptions(solver="cpsat"))
+    states = []
+    with ThreadPoolExecutor(2) as running:
+        make_certificate(result, tmp_path / "n12", executor=running, on_progress=states.append)
+    parts = [state for state in states if "done" in state]
+    assert parts and parts[-1]["done"] == parts[-1]["total"] > 1 and parts[0]["form"] == "tree"
+    assert states[-1]["state"] == "checking"

@@ -24,6 +24,7 @@ candidates alone."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 
@@ -210,12 +211,13 @@ def _squares_of(row: np.ndarray, squares: int) -> list[int]:
 
 
 def lp_tree(problem: PlacementProblem, k: int, *, listing: bool = False, seconds: float | None = None,
-            executor: Executor | None = None) -> tuple[np.ndarray, bool, list[tuple[int, ...]]]:
+            executor: Executor | None = None, on_part: Callable[[int, int], None] | None = None
+            ) -> tuple[np.ndarray, bool, list[tuple[int, ...]]]:
     """The tree of the LP-bounded search for ``k`` pieces on ``problem`` as int32 entries,
     whether it found a set, and (with ``listing``) every set it met; LpSearchStopped past
     ``seconds``. Given an ``executor``, the nodes at :data:`SPLIT_DEPTH` are searched on its
     workers and their subtrees stitched in their places (a refutation ends at the first
-    part that finds a set)."""
+    part that finds a set), ``on_part(done, total)`` told as each part's subtree comes in."""
     deadline = None if seconds is None else time.time() + seconds
     if executor is None:
         search = LpSearch(problem, deadline)
@@ -232,6 +234,8 @@ def lp_tree(problem: PlacementProblem, k: int, *, listing: bool = False, seconds
             if found and not listing:
                 return np.empty(0, np.int32), True, sets
             subtrees.append(subtree)
+            if on_part is not None:
+                on_part(len(subtrees), len(futures))
     finally:
         for future in futures:
             future.cancel()

@@ -138,11 +138,12 @@ the branch-and-bound in parts on 2 workers in 298 s, the stitched tree archived 
 the contract's 2²⁹ nodes (2²⁸ before it, which this tree passed)."""
 
 
-def search_tree(result: PlacementResult, seconds: float | None = None,
-                executor: Executor | None = None) -> tuple[np.ndarray, str]:
-    """The tree refuting ``value − 1`` pieces, and whether it was ``kept`` from the solve or
+def search_tree(result: PlacementResult, seconds: float | None = None, executor: Executor | None = None,
+                on_part: Callable[[int, int], None] | None = None) -> tuple[np.ndarray, str]:
+    """The tree refuting ``value − 1`` pieces, and whether it was ``kept`` from the solve,
     written by the search run ``again`` (within ``seconds``, None: no limit; in parts on
-    ``executor``'s workers when given, :func:`_searched_in_parts`)."""
+    ``executor``'s workers when given, :func:`_searched_in_parts`), or by the LP-bounded
+    search (:data:`LP_SEARCH`, telling ``on_part(done, total)`` as its parts end)."""
     from chessdom.models.dispatch.native_backend import kept_tree
 
     bound = result.value - 1
@@ -150,7 +151,7 @@ def search_tree(result: PlacementResult, seconds: float | None = None,
     if tree is not None:
         return tree, "kept"
     if lp_in_reach(result.problem) and result.solver.name != TREE_SOLVER:
-        return _lp_searched(result.problem, bound, seconds, executor, listing=False), LP_SEARCH
+        return _lp_searched(result.problem, bound, seconds, executor, on_part, listing=False), LP_SEARCH
     if executor is not None:
         return _searched_in_parts(result.problem, bound, seconds, executor, refuting=True), "again"
     from chessdom.native_search.branch_and_bound import search_arrays
@@ -189,13 +190,13 @@ def _searched_in_parts(problem: PlacementProblem, k: int, seconds: float | None,
 
 
 def _lp_searched(problem: PlacementProblem, k: int, seconds: float | None, executor: Executor | None,
-                 listing: bool) -> np.ndarray:
+                 on_part: Callable[[int, int], None] | None, listing: bool) -> np.ndarray:
     """The tree of the LP-bounded search for ``k`` pieces (listing every set, for a count), in
     parts on ``executor``'s workers when given."""
     from chessdom.models.certificates.lp_search import LpSearchStopped, lp_tree
 
     try:
-        tree, found, _ = lp_tree(problem, k, listing=listing, seconds=seconds, executor=executor)
+        tree, found, _ = lp_tree(problem, k, listing=listing, seconds=seconds, executor=executor, on_part=on_part)
     except LpSearchStopped:
         raise CertificateUnavailable("the LP-bounded search writing the tree did not finish within the time "
                                      "limit") from None
@@ -221,18 +222,19 @@ def write_tree_file(path: Path, tree: np.ndarray) -> None:
     path.write_bytes(TREE_MAGIC + len(tree).to_bytes(8, "little") + payload)
 
 
-def listing_tree(result: PlacementResult, seconds: float | None = None,
-                 executor: Executor | None = None) -> tuple[np.ndarray, str]:
+def listing_tree(result: PlacementResult, seconds: float | None = None, executor: Executor | None = None,
+                 on_part: Callable[[int, int], None] | None = None) -> tuple[np.ndarray, str]:
     """The tree of the search listing every placement of ``value`` pieces: kept from the
-    solve's count (in one search or in parts), or written by that search run ``again``
-    (in parts on ``executor``'s workers when given)."""
+    solve's count (in one search or in parts), written by that search run ``again`` (in
+    parts on ``executor``'s workers when given), or by the LP-bounded search listing them
+    (as :func:`search_tree`)."""
     from chessdom.models.dispatch.native_backend import kept_tree
 
     tree = kept_tree(result.problem, result.value, listing=True)
     if tree is not None:
         return tree, "kept"
     if lp_in_reach(result.problem, enumeration=True) and result.solver.name != TREE_SOLVER:
-        return _lp_searched(result.problem, result.value, seconds, executor, listing=True), LP_SEARCH
+        return _lp_searched(result.problem, result.value, seconds, executor, on_part, listing=True), LP_SEARCH
     if executor is not None:
         return _searched_in_parts(result.problem, result.value, seconds, executor, refuting=False), "again"
     from chessdom.native_search.branch_and_bound import search_arrays
@@ -257,8 +259,11 @@ def write_tree_certificate(result: PlacementResult, staged: Path, check: Callabl
     if result.value is None or result.value < 1:
         raise CertificateUnavailable("a tree refutes a bound below a placement of at least one piece")
     report({"state": "making", "form": "tree"})
-    tree, search = (search_tree(result, seconds, executor) if listed is None
-                    else listing_tree(result, seconds, executor))
+    def on_part(done: int, total: int) -> None:
+        report({"state": "making", "form": "tree", "done": done, "total": total})
+
+    tree, search = (search_tree(result, seconds, executor, on_part) if listed is None
+                    else listing_tree(result, seconds, executor, on_part))
     write_tree_file(staged / TREE, tree)
     if (size := (staged / TREE).stat().st_size) > MAX_TREE_BYTES:
         raise CertificateUnavailable(f"the tree's file took {size} bytes, more than the {MAX_TREE_BYTES} of a tree "
