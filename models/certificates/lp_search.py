@@ -17,9 +17,10 @@ LP.
 It branches as the native search does, and as the contract requires: on an undominated
 square, its allowed dominators in the contract's order (the most undominated squares
 dominated first, the lower square among equals), each child excluding the ones before.
-Its square is the one with the fewest children the parent's weights leave open (then the
-fewest candidates), measured on γ(N_14) ≤ 31: 3,152 nodes against 5,284 with the fewest
-candidates alone."""
+Its square is the one with the fewest children the parent's weights leave open, then the
+heaviest in the dual, then the one with the fewest candidates: measured on γ(N_14) ≤ 31, 3,418
+nodes in 4.8 s, against 4,760 in 5.9 s without the weight and 5,359 in 6.6 s by the fewest
+candidates first (a prototype branching on the fewest candidates alone took 5,284 nodes)."""
 
 from __future__ import annotations
 
@@ -146,7 +147,7 @@ class LpSearch:
         closed = weights.sum() - self.matrix @ weights > (k - 1) * WEIGHT_SCALE
         still_open = (allowed & ~closed).astype(np.int64) @ self.matrix
         squares = np.flatnonzero(undominated)
-        vertex = int(squares[np.lexsort((squares, candidates[squares], still_open[squares]))[0]])
+        vertex = int(squares[np.lexsort((squares, candidates[squares], -weights[squares], still_open[squares]))[0]])
         choices = np.flatnonzero(allowed & (self.matrix[:, vertex] == 1))
         gains = self.matrix[choices] @ undominated.astype(np.int64)
         self.entries.append(vertex)
