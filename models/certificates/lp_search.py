@@ -3,7 +3,7 @@ covering LP, written down as it searches for the checker to replay.
 
 Knights are where it pays. Their degree bound is a ninth of the squares left and CaDiCaL's
 refutations of "no 35 knights dominate 15×15" take minutes, while the LP relaxation is
-within 4–5 knights of γ (its value 28.9 on 14×14, 31.6 on 15×15, against γ = 32 and 36).
+within 3–5 knights of γ (its value 28.9 on 14×14, 31.6 on 15×15, against γ = 32 and 36).
 Each node solves that LP over the squares still allowed (GLOP, dual simplex warm-started
 from the parent's basis; measured on γ(N_14) ≤ 31: 1.1 ms a node against 3.6 ms with
 GLOP's defaults), and closes when its dual — rounded down to integer weights on the
@@ -40,9 +40,9 @@ LP_LEAF = -(1 << 31) + 1
 (the contract page, "Version 9"). The checker defines its own."""
 SET_LEAF, DEGREE_LEAF, NO_CANDIDATE = -2, -1, -3
 WEIGHT_SCALE = 1 << 24
-"""``q``: the duals are rounded down to multiples of 1/q. A knight's LP closes a node by a
-margin of at least about 1e-3 of a knight where it closes one at all, which 2⁻²⁴ keeps; and
-k · q stays far inside the checker's int64 (k ≤ 1,024)."""
+"""``q``: the duals are rounded down to multiples of 1/q, which loses less than 2⁻¹⁴ of a
+piece in all (at most 1,024 squares, each less than 1/q), so a node whose LP passes the
+pieces left by more still closes; and k · q stays far inside the checker's int64 (k ≤ 1,024)."""
 GLOP_PARAMETERS = "use_dual_simplex: true, use_preprocessing: false"
 
 
