@@ -86,21 +86,26 @@ def searched_again_in_reach(problem: PlacementProblem, enumeration: bool = False
 
 def lp_in_reach(problem: PlacementProblem, enumeration: bool = False) -> bool:
     """Whether ``auto`` certifies an answer (a count, with ``enumeration``) by the tree of the
-    LP-bounded search (:mod:`.lp_search`, contract version 9): knights' γ on the square
-    boards where it was measured within reach (:data:`LP_TREE`, :data:`LP_COUNT`)."""
+    LP-bounded search (:mod:`.lp_search`, contract version 9): knights' γ (and γt) on the
+    square boards where it was measured ahead (:data:`LP_TREE`, :data:`LP_COUNT`)."""
     board = problem.board
     return (problem.piece == Piece.KNIGHT and board.rows == board.cols
             and (problem.objective, board.rows) in (LP_COUNT if enumeration else LP_TREE))
 
 
-LP_TREE = frozenset({(Objective.DOMINATION, n) for n in range(12, 16)})
+LP_TREE = frozenset({(Objective.DOMINATION, n) for n in range(12, 16)}
+                    | {(Objective.TOTAL_DOMINATION, 12), (Objective.TOTAL_DOMINATION, 14)})
 """The knights' bounds :func:`lp_in_reach` takes, each measured (2 cores, load 1–2): the
 certificate of a CP-SAT answer made and checked, by this tree against the one LRAT proof,
 γ(N_11) 0.66 s against 0.48 s (so below 12×12 the proof stays), γ(N_12) 0.65 against 0.88,
 γ(N_13) 0.64 against 2.39; γ(N_14)'s certificate of SCIP's answer in 7.3 s (a 972,231-entry
 tree checked in 0.27 s) where the LRAT proof took 31 s (J8); γ(N_15)'s search 267 s in one
 search (38.4 M entries), 184 s in parts on 2 workers (load 3), where the LRAT cube bundle took
-471 s (J8). From 16×16 one LRAT proof is quicker (γ(N_16): 27 s, J9)."""
+471 s (J8). From 16×16 one LRAT proof is quicker (γ(N_16): 27 s, J9). Total domination,
+the search for γt − 1 against ``auto``'s LRAT certificate made and checked (quiet, a one-off
+script): γt(N_12) 4.5 s against 16.6 s, γt(N_14) 1.3 s against 27.2 s — but γt(N_13) 49.0 s
+against 6.4 s, and γt(N_15) neither within 120 s and 300 s; independent domination stays with
+LRAT (i(N_12) 0.04 s against 0.99 s in all, i(N_14) 24.4 s against 6.9 s)."""
 LP_COUNT = frozenset({(Objective.DOMINATION, 13), (Objective.DOMINATION, 14)})
 """And the counts, by the search listing every set of γ knights (one search, quiet): γ(N_13)'s
 152 placements in 5.95 s (1,246,446 entries), where one LRAT proof took 9 s (J15); γ(N_14)'s 4 in
