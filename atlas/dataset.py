@@ -40,7 +40,8 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "certificate": ("string", "the bound's certificate archive, relative to the dataset (chessdom certificate check)"),
     "certificate_sha256": ("string", "SHA-256 of the certificate archive"),
     "certificate_bytes": ("integer", "size of the certificate archive"),
-    "certificate_form": ("string", "tree (the branch-and-bound's own search tree, contract version 5 or 7), "
+    "certificate_form": ("string", "tree (the branch-and-bound's own search tree, contract version 5 or 7, "
+                                   "or the LP-bounded search's, version 9), "
                                    "lrat (LRAT refutations of the contract formula, version 6), drat (DRAT "
                                    "refutations, versions 1 to 4), one proof or cubes, or cliques (independence "
                                    "bounded by a clique cover, version 8)"),
