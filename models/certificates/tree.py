@@ -77,7 +77,8 @@ def searched_again_in_reach(problem: PlacementProblem, enumeration: bool = False
     tree by the branch-and-bound's tree, its search run again: queens' γ and i on the
     boards where ``auto`` answers by cubes (counts: in parts, which keep their tree only
     within :func:`~chessdom.models.dispatch.native_backend.recording_trees`) and that
-    search was measured within reach (:data:`TREE_AGAIN`, :data:`COUNT_AGAIN`)."""
+    search was measured within reach (:data:`TREE_AGAIN`, :data:`COUNT_AGAIN`); and knights
+    where the LP-bounded search writes it (:func:`lp_in_reach`)."""
     board = problem.board
     return (problem.piece == Piece.QUEEN and board.rows == board.cols
             and (problem.objective, board.rows) in (COUNT_AGAIN if enumeration else TREE_AGAIN)) or lp_in_reach(
@@ -95,13 +96,15 @@ def lp_in_reach(problem: PlacementProblem, enumeration: bool = False) -> bool:
 
 LP_TREE = frozenset({(Objective.DOMINATION, n) for n in range(12, 16)}
                     | {(Objective.TOTAL_DOMINATION, 12), (Objective.TOTAL_DOMINATION, 14)})
-"""The knights' bounds :func:`lp_in_reach` takes, each measured (2 cores, load 1–2): the
+"""The knights' bounds :func:`lp_in_reach` takes, each measured (2 cores, a helper session's
+tests running beside the first three): the
 certificate of a CP-SAT answer made and checked, by this tree against the one LRAT proof,
 γ(N_11) 0.66 s against 0.48 s (so below 12×12 the proof stays), γ(N_12) 0.65 against 0.88,
 γ(N_13) 0.64 against 2.39; γ(N_14)'s certificate of SCIP's answer in 7.3 s (a 972,231-entry
 tree checked in 0.27 s) where the LRAT proof took 31 s (J8); γ(N_15)'s search 267 s in one
-search (38.4 M entries), 184 s in parts on 2 workers (load 3), where the LRAT cube bundle took
-471 s (J8). From 16×16 one LRAT proof is quicker (γ(N_16): 27 s, J9). Total domination,
+search (38.4 M entries), 120.8 s in parts on 2 workers (quiet; 184 s at load 3 with the first
+branching), where the LRAT cube bundle took 471 s (J8). From 16×16 the one LRAT proof stays
+(γ(N_16) certified in 1.43× its solve, J9); the LP search was not measured there. Total domination,
 the search for γt − 1 against ``auto``'s LRAT certificate made and checked (quiet, a one-off
 script): γt(N_12) 4.5 s against 16.6 s, γt(N_14) 1.3 s against 27.2 s — but γt(N_13) 49.0 s
 against 6.4 s, and γt(N_15) neither within 120 s and 300 s; independent domination stays with
