@@ -86,10 +86,6 @@ class LpSearch:
         squares = self.problem.board.num_squares
         self.covers = [_squares_of(row, squares) for row in arrays.covers]
         self.excludes = [_squares_of(row, squares) for row in arrays.excludes]
-        self.dominators = [[] for _ in range(squares)]
-        for c, covered in enumerate(self.covers):
-            for v in covered:
-                self.dominators[v].append(c)
         self.matrix = np.zeros((squares, squares), np.int64)  # row c: the squares c dominates
         for c, covered in enumerate(self.covers):
             self.matrix[c, covered] = 1
@@ -98,7 +94,8 @@ class LpSearch:
         self.solver = pywraplp.Solver.CreateSolver("GLOP")
         self.solver.SetSolverSpecificParametersAsString(GLOP_PARAMETERS)
         self.x = [self.solver.NumVar(0.0, 1.0, "") for _ in range(squares)]
-        self.rows = [self.solver.Add(sum(self.x[c] for c in self.dominators[v]) >= 1) for v in range(squares)]
+        self.rows = [self.solver.Add(sum(self.x[c] for c in np.flatnonzero(self.matrix[:, v])) >= 1)
+                     for v in range(squares)]
         self.solver.Minimize(sum(self.x))
 
     def search(self, k: int, listing: bool = False) -> bool:
