@@ -10,10 +10,10 @@ version 3's region cubes, whose partitions and cover it checks itself (:mod:`.re
 :mod:`.cover`), with the lemmas they may list (:mod:`.lemmas`), in parallel on any
 executor (:mod:`.check`); version 6's LRAT proofs it checks itself, in linear time
 (:mod:`.lrat`), and writes out for lrat-trim and cake_lpr on request (:mod:`.export`).
-Version 5's search tree it replays (:mod:`.tree`), with version 7's packing leaves and
-version 9's LP leaves; version 8's cliques it checks pair by pair (:mod:`.cliques`).
-Whatever it reads is bounded by the contract's limits before any work is done
-(:mod:`.manifest`, :mod:`.files`, :mod:`.sources`); what it cannot read is
+Version 5's search tree it replays (:mod:`.tree`), with version 7's packing leaves,
+version 9's LP leaves and version 10's binary nodes; version 8's cliques it checks pair by
+pair (:mod:`.cliques`). Whatever it reads is bounded by the contract's limits before any
+work is done (:mod:`.manifest`, :mod:`.files`, :mod:`.sources`); what it cannot read is
 :class:`Unreadable`, not a rejection.
 
     python -m chessdom.certificates DIR-or-ARCHIVE-or-URL     # or: chessdom certificate check …
@@ -32,6 +32,7 @@ from chessdom.certificates.contract import (
     CONTRACT_V7,
     CONTRACT_V8,
     CONTRACT_V9,
+    CONTRACT_V10,
     CONTRACTS,
     COVER,
     CUBES,
@@ -60,8 +61,8 @@ from chessdom.certificates.files import Unreadable
 from chessdom.certificates.formula import rebuild_formula
 
 __all__ = [
-    "CONTRACT",
     "COMPOUND_PIECES",
+    "CONTRACT",
     "CONTRACTS",
     "CONTRACT_V1",
     "CONTRACT_V3",
@@ -71,6 +72,7 @@ __all__ = [
     "CONTRACT_V7",
     "CONTRACT_V8",
     "CONTRACT_V9",
+    "CONTRACT_V10",
     "COVER",
     "CUBES",
     "FEWER_FORMULA",

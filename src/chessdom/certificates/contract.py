@@ -21,8 +21,9 @@ CONTRACT_V6 = "chessdom-certificate/6"
 CONTRACT_V7 = "chessdom-certificate/7"
 CONTRACT_V8 = "chessdom-certificate/8"
 CONTRACT_V9 = "chessdom-certificate/9"
+CONTRACT_V10 = "chessdom-certificate/10"
 CONTRACTS = (CONTRACT_V1, CONTRACT, CONTRACT_V3, CONTRACT_V4, CONTRACT_V5, CONTRACT_V6, CONTRACT_V7, CONTRACT_V8,
-             CONTRACT_V9)
+             CONTRACT_V9, CONTRACT_V10)
 """Version 2 adds the literal order, cube bundles and enumerations; version 1
 certificates (always row-major, one proof, one bound) still check. Version 3 splits the
 refutation into region cubes, one proof per symmetry class of region counts, and the
@@ -37,7 +38,9 @@ version 5 whose tree may also hold packing leaves (the contract page, "Version 7
 manifest is version 5's in every other field. Version 8 bounds independence by a
 partition of the board into cliques of the attack graph (:mod:`.cliques`): no formula, no
 proof. Version 9 is version 7 whose tree may also hold LP leaves, weighted packings (the
-contract page, "Version 9"): its manifest is version 7's."""
+contract page, "Version 9"): its manifest is version 7's. Version 10 is version 9 whose
+tree may also hold binary nodes, a branch on one square placed or excluded (the contract
+page, "Version 10"): its manifest is version 9's."""
 MANIFEST = "manifest.json"
 FORMULA = "formula.cnf"
 PROOF = "proof.drat"

@@ -20,6 +20,7 @@ from chessdom.certificates.contract import (
     CONTRACT_V7,
     CONTRACT_V8,
     CONTRACT_V9,
+    CONTRACT_V10,
     CONTRACTS,
     ENCODINGS,
     MANIFEST,
@@ -154,7 +155,7 @@ def _typed(raw) -> Manifest:
     if raw["contract"] != CONTRACT_V3 and not version_four and ({"regions", "fewer"} & set(raw)):
         raise ContractError(f"only {CONTRACT_V3} and {CONTRACT_V4} have regions or fewer (and {CONTRACT_V6}, "
                             "their LRAT form)")
-    version_five = raw["contract"] in (CONTRACT_V5, CONTRACT_V7, CONTRACT_V9)  # 7, 9: packing, LP leaves
+    version_five = raw["contract"] in (CONTRACT_V5, CONTRACT_V7, CONTRACT_V9, CONTRACT_V10)  # 7, 9, 10: leaves, binary
     every_piece = version_four or version_five or raw["contract"] == CONTRACT_V8
     rows, cols, _, objective = validate_problem(typed(raw, "problem", dict), PIECES if every_piece else PIECES_V1)
     if rows * cols > MAX_SQUARES:

@@ -1,11 +1,13 @@
-"""Versions 5, 7 and 9: the branch-and-bound's search tree, replayed. The tree is the preorder
+"""Versions 5, 7, 9 and 10: the branch-and-bound's search tree, replayed. The tree is the preorder
 array of the search that refuted the bound: at an internal node the vertex it branched on
 (≥ 0), at a leaf the rule that closed it — -1 (the degree bound), -2 (a set: every
 square dominated) or ``-3 - v`` (square ``v`` has no candidate left), in version 7
 also -2³¹ (the packing bound) followed by its count ``p`` and ``p`` squares, and in
 version 9 also -2³¹ + 1 (a weighted packing, the dual of the covering LP) followed by
 ``p``, ``q`` and ``p`` pairs of a square and its weight — and the
-children of a node are not written: they follow from the contract. The replay rebuilds, with this module's own neighbourhoods (from
+children of a node are not written: they follow from the contract. Version 10 adds the
+binary node, -2³¹ + 2 and a square ``t``, whose two subtrees follow: ``t`` placed, then
+``t`` excluded. The replay rebuilds, with this module's own neighbourhoods (from
 :func:`~.contract.attacks`), at every node what is dominated and which squares may still
 be chosen, and checks that each entry is true there (docs/explanation/
 certificate-contract.md, "Version 5: the search tree", says why that proves the claim).
@@ -21,6 +23,7 @@ import numpy as np
 from chessdom.certificates.contract import (
     CONTRACT_V7,
     CONTRACT_V9,
+    CONTRACT_V10,
     MAX_TREE_NODES,
     TREE_MAGIC,
     ContractError,
@@ -51,10 +54,13 @@ REASONS = {
     15: "an LP leaf whose count, bound q or a weight is below 1",
     16: "an LP leaf under which an allowed square's load is more than q",
     17: "an LP leaf whose weights add up to no more than q times the pieces left",
+    18: f"a binary node in a tree of a contract before {CONTRACT_V10}",
+    19: "a binary node on a square that is not on the board or not allowed",
 }
-LEAVES = {CONTRACT_V7: 1, CONTRACT_V9: 2}
-"""The leaves a contract's tree may hold beyond version 5's, as the replay's ``packing``
-level: 1 packing leaves (version 7), 2 LP leaves too (version 9)."""
+LEAVES = {CONTRACT_V7: 1, CONTRACT_V9: 2, CONTRACT_V10: 3}
+"""The entries a contract's tree may hold beyond version 5's, as the replay's ``packing``
+level: 1 packing leaves (version 7), 2 LP leaves too (version 9), 3 binary nodes too
+(version 10)."""
 
 
 class TreeError(Exception):
@@ -121,9 +127,9 @@ def replay(problem: dict, bound: int, tree: np.ndarray, listed: int = 0, *,
     the squares of the first ``listed`` sets (rows of ``bound`` square numbers); or
     ``(0, reason, ...)`` at the first entry that is not true. Packing leaves are
     entries only with ``packing`` 1 or more (version 7, or True), LP leaves only with 2
-    (version 9; :data:`LEAVES`). A tree of :data:`~.tree_parallel.PARALLEL_NODES`
-    entries or more is replayed on ``threads`` threads (:func:`~.tree_parallel.replay_threads`
-    by default), with the same outcome."""
+    or more (version 9), binary nodes only with 3 (version 10; :data:`LEAVES`). A tree of
+    :data:`~.tree_parallel.PARALLEL_NODES` entries or more is replayed on ``threads``
+    threads (:func:`~.tree_parallel.replay_threads` by default), with the same outcome."""
     from chessdom.certificates import tree_parallel  # numba loads only where a tree is checked
     from chessdom.certificates import tree_replay as compiled
 

@@ -4,7 +4,11 @@ A first pass (:func:`_walk`) walks the tree's shape: at every internal node it r
 the candidates and their order exactly as :func:`~.tree_replay.replay_node` does (the
 children's extents follow from them), checks the node's own rules, and records a **cut** at
 every node of depth :data:`SPLIT_DEPTH` and every leaf above it: its position, the end of
-its subtree, and its state (dominated, allowed, pieces left, the path). Below a cut it
+its subtree, and its state (dominated, allowed, pieces left, the path). A binary node
+(version 10) is walked as the replay walks it: its place child one level down, its
+exclude child at the same depth with the square struck from the allowed row, so that a
+cut below records the squares binary nodes above it excluded; a binary node at the cut
+depth is one cut with its exclude children. Below a cut it
 checks no leaf — that is the work the threads share: each cut's subtree is replayed by
 ``replay_node`` from its recorded state (numba ``nogil``, so threads run at once), and
 must end where the pass said it ends. The cuts and the internal nodes above them tile the
@@ -14,7 +18,7 @@ Same verdict as the serial replay: a node's state depends only on its ancestors,
 pass checked, so the first cut that fails fails at the entry and for the reason the serial
 replay would report. Anything the pass cannot walk (a branch off the board or on a
 dominated square, a tree that ends early, too deep, a packing leaf in version 5, an LP leaf
-before version 9) stops it,
+before version 9, a binary node before version 10 or on a square not allowed) stops it,
 and then the serial replay gives the verdict — a forged tree costs at most three more
 passes (one per depth tried, :data:`CUT_BYTES`), each lighter than a replay."""
 
@@ -28,6 +32,8 @@ from numba import njit
 
 from chessdom.certificates.tree_replay import (
     ALLOWED_ROW,
+    BINARY_LEVEL,
+    BINARY_NODE,
     DETAIL,
     DOMINATED_ROW,
     ERROR,
@@ -63,8 +69,8 @@ same run, load 2.6–4.6 on 2 cores)."""
 CUT_BYTES = 64 << 20
 """The memory the first pass's cuts may take (a cut's state is 8 × (3 + 2 × words + depth)
 bytes: 144 on 14×14, so 466,000 cuts). A tree with more cuts at that depth is walked again
-and cut one level higher, down to depth 1 (at most a cut per square and one per leaf
-above), so that a forged tree's shape cannot make the checker ask for more."""
+and cut one level higher, down to depth 1 (at most a cut per square, and one per binary
+node and per leaf above), so that a forged tree's shape cannot make the checker ask for more."""
 _COUNT, _AT, _PACKING, _DEPTH = 0, 1, 2, 3
 """The first pass's ``scan``: cuts met, position, the leaves allowed (the replay's
 ``PACKING`` level), the cut depth."""
@@ -145,7 +151,8 @@ def _set_offsets(tree, starts, ends, items, rows: int) -> list[int]:
     """Where each item's set leaves go in ``found``: after the ``−2`` entries of the items
     before it, kept within ``rows``. In an accepted tree each ``−2`` is a set leaf (a
     packing leaf's count and squares are never negative, nor an LP leaf's count, bound,
-    squares and weights, nor is an internal node between two cuts)."""
+    squares and weights, nor a binary node's square, nor is an internal node between two
+    cuts)."""
     offsets, total = [0], 0
     for lo, hi in items:
         if rows:
@@ -223,17 +230,44 @@ def _record(cuts, scan, state, left, path):
 
 
 @njit(cache=True)
+def _binary(board, tree, scan, states, left, path):
+    """Whether the binary node at ``scan[_AT]`` holds by the replay's rules (the contract
+    allows it, its square follows, on the board and allowed, a piece left, some square not
+    dominated); if so its square is placed in ``states[placed + 1]`` and ``path`` as the
+    replay places it, and the position moved to the place child."""
+    covers, _, excludes, full = board
+    at, placed = scan[_AT], path.shape[0] - left
+    state = states[placed]
+    if scan[_PACKING] < BINARY_LEVEL or at + 1 >= tree.shape[0] or left == 0:
+        return False
+    square = np.int64(tree[at + 1])
+    if square < 0 or square >= covers.shape[0] or not member(state[ALLOWED_ROW], square):
+        return False
+    if common(state[UNDOMINATED_ROW], state[UNDOMINATED_ROW]) == 0:
+        return False
+    path[placed] = square
+    for w in range(full.shape[0]):
+        states[placed + 1, DOMINATED_ROW, w] = state[DOMINATED_ROW, w] | covers[square, w]
+        states[placed + 1, ALLOWED_ROW, w] = state[ALLOWED_ROW, w] & ~excludes[square, w]
+    states[placed + 1, ALLOWED_ROW, square // 64] &= ~(np.uint64(1) << np.uint64(square % 64))
+    scan[_AT] = at + 2
+    return True
+
+
+@njit(cache=True)
 def _walk(board, tree, cuts, scan, states, left, path):
     """Walk the subtree at ``scan[_AT]``, recording cuts at ``scan[_DEPTH]`` pieces placed
     and at the leaves above: whether its shape could be walked. ``states[placed]`` holds
     the node's dominated and allowed squares, and room for its narrowed and undominated
     ones (rows kept per depth, not allocated per node). An internal node is checked by
     every rule the replay applies to it (its square on the board and undominated, a piece
-    left). Its children are as many as its candidates; a leaf child below the cut depth is
-    stepped over without its state, and the candidates are ordered only when a child is
-    internal: count γ(Q_13)'s listing tree took 8.9 s to walk ordering every node's, 2.9 s
-    so (its replay 12.6 s; load 5.4 on 2 cores), as most of its internal nodes have
-    leaves only below them. (One
+    left; a binary node's by :func:`_binary`). Its children are as many as its candidates;
+    a leaf child below the cut depth is stepped over without its state, and the candidates
+    are ordered only when a child is internal: count γ(Q_13)'s listing tree took 8.9 s to
+    walk ordering every node's, 2.9 s so (its replay 12.6 s; load 5.4 on 2 cores), as most
+    of its internal nodes have leaves only below them. A binary node's exclude child is
+    walked here, in the loop, as the replay does (its square struck from the allowed row);
+    where it ends the chain in a leaf above the cut depth, that leaf is a cut. (One
     function, not two calling each other: numba's cache loads mutually recursive functions
     that crash.)"""
     covers, dominators, excludes, full = board
@@ -243,17 +277,30 @@ def _walk(board, tree, cuts, scan, states, left, path):
     vertex, placed = tree[at], path.shape[0] - left
     state = states[placed]
     cut = _record(cuts, scan, state, left, path) if placed == scan[_DEPTH] or (
-        vertex < 0 and placed < scan[_DEPTH]) else -1
-    if vertex < 0:
-        walked = _leaf(tree, scan)
-    else:
+        vertex < 0 and vertex != BINARY_NODE and placed < scan[_DEPTH]) else -1
+    if vertex >= 0 or vertex == BINARY_NODE:
         state[UNDOMINATED_ROW, :] = full & ~state[DOMINATED_ROW]
+    walked = True
+    while walked and vertex == BINARY_NODE:  # the place child, then the exclude child here
+        walked = _binary(board, tree, scan, states, left, path) and _walk(board, tree, cuts, scan, states,
+                                                                          left - 1, path)
+        walked = walked and scan[_AT] < tree.shape[0]
+        if walked:
+            square = path[placed]
+            state[ALLOWED_ROW, square // 64] &= ~(np.uint64(1) << np.uint64(square % 64))
+            vertex = tree[scan[_AT]]
+            if cut < 0 and vertex < 0 and vertex != BINARY_NODE and placed < scan[_DEPTH]:
+                cut = _record(cuts, scan, state, left, path)
+    if walked and vertex < 0:
+        walked = _leaf(tree, scan)
+    elif walked:
         walked = left > 0 and vertex < covers.shape[0] and member(state[UNDOMINATED_ROW], vertex)
-        scan[_AT] = at + 1
+        scan[_AT] += 1
         children = common(dominators[vertex], state[ALLOWED_ROW]) if walked else 0
         candidates, ordered = path[:0], 0  # ordered: the candidates struck from the narrowed row so far
         for child in range(children):
-            if placed + 1 > scan[_DEPTH] and scan[_AT] < tree.shape[0] and tree[scan[_AT]] < 0:
+            following = tree[scan[_AT]] if scan[_AT] < tree.shape[0] else 0
+            if placed + 1 > scan[_DEPTH] and following < 0 and following != BINARY_NODE:
                 walked = _leaf(tree, scan)
             else:
                 if candidates.shape[0] == 0:

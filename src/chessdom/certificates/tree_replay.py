@@ -1,10 +1,11 @@
-"""The compiled replay of a version 5, 7 or 9 tree (:mod:`.tree` reads it and says what it
-proves). Each node's entry is checked against what this replay recomputes there: the
+"""The compiled replay of a version 5, 7, 9 or 10 tree (:mod:`.tree` reads it and says what
+it proves). Each node's entry is checked against what this replay recomputes there: the
 squares not yet dominated, the squares that may still be chosen, and the pieces left.
 Errors are numbered as :data:`~.tree.REASONS` words them; ``state`` holds the position in
-the tree, the set leaves met, the first error with its node, the leaves the contract
-allows (:data:`PACKING`: 0 for version 5, :data:`PACKING_LEVEL` for packing leaves,
-:data:`LP_LEVEL` for LP leaves too) and the square an error names, if any."""
+the tree, the set leaves met, the first error with its node, what the contract allows
+(:data:`PACKING`: 0 for version 5, :data:`PACKING_LEVEL` for packing leaves,
+:data:`LP_LEVEL` for LP leaves too, :data:`BINARY_LEVEL` for binary nodes too) and the
+square an error names, if any."""
 
 from __future__ import annotations
 
@@ -17,16 +18,21 @@ PACKING_LEAF = -(1 << 31)
 LP_LEAF = -(1 << 31) + 1
 """Version 9: then ``p``, ``q`` and ``p`` pairs of a square and its weight (the contract
 page, "Version 9")."""
+BINARY_NODE = -(1 << 31) + 2
+"""Version 10: then a square ``t``, then two subtrees: ``t`` placed, then ``t`` excluded (the
+contract page, "Version 10")."""
 POSITION, SETS, ERROR, ERROR_AT, PACKING, DETAIL = 0, 1, 2, 3, 4, 5
 STATE_SIZE = 6
 """``state``'s slots; :data:`DETAIL` is the square an error names (an LP leaf's load past ``q``)."""
-PACKING_LEVEL, LP_LEVEL = 1, 2
-"""``state[PACKING]``: packing leaves allowed from version 7, LP leaves too from version 9."""
+PACKING_LEVEL, LP_LEVEL, BINARY_LEVEL = 1, 2, 3
+"""``state[PACKING]``: packing leaves allowed from version 7, LP leaves too from version 9,
+binary nodes too from version 10."""
 DOMINATED_ROW, ALLOWED_ROW, NARROWED_ROW, UNDOMINATED_ROW = 0, 1, 2, 3
 """The rows of a depth's state in the replay's ``states`` (pieces placed × 4 × words)."""
 TRUNCATED, COVERED, NOT_COVERED, BOUND_HOLDS, HAS_CANDIDATE, DOMINATED, TOO_DEEP, PIECES_LEFT = 1, 2, 3, 4, 5, 6, 7, 8
 PACKING_IN_V5, PACKING_TOO_SMALL, PACKING_SQUARE, PACKING_SHARED = 9, 10, 11, 12
 LP_BEFORE_V9, LP_SQUARE, LP_BELOW_ONE, LP_LOAD, LP_SUM = 13, 14, 15, 16, 17
+BINARY_BEFORE_V10, BINARY_SQUARE = 18, 19
 
 
 @njit(cache=True, inline="always")
@@ -186,6 +192,34 @@ def _lp_holds(dominators, undominated, allowed, left, tree, state, at):
 
 
 @njit(cache=True)
+def _binary_child(rows, full, states, left, tree, state, path):
+    """Whether the binary node whose code was read at ``state[POSITION] - 1`` holds (the
+    contract allows it, its square ``t`` follows, on the board and allowed, a piece left);
+    if so ``t`` is placed in ``states[placed + 1]`` and ``path``, and the position moved
+    past ``t`` to the place child. One pass over a row."""
+    covers, _, excludes = rows
+    at = state[POSITION] - 1
+    if state[PACKING] < BINARY_LEVEL:
+        return _fail(state, BINARY_BEFORE_V10, at)
+    if at + 1 >= tree.shape[0]:
+        return _fail(state, TRUNCATED, at)
+    placed, square = path.shape[0] - left, np.int64(tree[at + 1])
+    here = states[placed]
+    if square < 0 or square >= covers.shape[0] or not member(here[ALLOWED_ROW], square):
+        return _fail(state, BINARY_SQUARE, at)
+    if left == 0:
+        return _fail(state, TOO_DEEP, at)
+    below = states[placed + 1]
+    path[placed] = square
+    for w in range(full.shape[0]):
+        below[DOMINATED_ROW, w] = here[DOMINATED_ROW, w] | covers[square, w]
+        below[ALLOWED_ROW, w] = here[ALLOWED_ROW, w] & ~excludes[square, w]
+    below[ALLOWED_ROW, square // 64] &= ~(np.uint64(1) << np.uint64(square % 64))
+    state[POSITION] = at + 2
+    return True
+
+
+@njit(cache=True)
 def replay_node(rows, full, states, left, tree, state, path, found):
     """Replay the node at ``state[POSITION]`` and its subtree: whether every entry holds.
     ``rows``: the covers, dominators and excludes; ``path`` the squares chosen above the
@@ -194,7 +228,11 @@ def replay_node(rows, full, states, left, tree, state, path, found):
     undominated and narrowed ones: rows kept per depth, not allocated per node (three
     allocations an entry fewer; γ(Q_14)'s tree replayed in 13.3 s against 23.1 s before,
     same run, load 2.6–4.6); a set leaf's squares go to the next row of ``found`` while
-    it has rows."""
+    it has rows. A binary node's place child is replayed by recursion, its exclude child
+    here, in the loop: the same depth, its square struck from this depth's allowed row in
+    place (no ancestor reads the row again: each depth has one node on the stack, and a
+    square-branch or binary node above writes its next child's rows afresh from its own),
+    so a chain of excludes costs no stack: at most one frame per piece."""
     covers, dominators, excludes = rows
     at = state[POSITION]
     if at >= tree.shape[0]:
@@ -214,6 +252,18 @@ def replay_node(rows, full, states, left, tree, state, path, found):
             found[state[SETS], :] = path
         state[SETS] += 1
         return True
+    while entry == BINARY_NODE:  # the exclude child is this node with one square fewer allowed
+        if not _binary_child(rows, full, states, left, tree, state, path):
+            return False
+        if not replay_node(rows, full, states, left - 1, tree, state, path, found):
+            return False
+        square = path[placed]  # t: the place child wrote only the entries after it
+        allowed[square // 64] &= ~(np.uint64(1) << np.uint64(square % 64))
+        at = state[POSITION]
+        if at >= tree.shape[0]:
+            return _fail(state, TRUNCATED, at)
+        entry = tree[at]
+        state[POSITION] = at + 1
     if entry == SET_LEAF:
         return _fail(state, NOT_COVERED, at)
     if entry == DEGREE_LEAF:
