@@ -744,3 +744,14 @@ def test_a_certificate_checked_on_threads(threads, monkeypatch, tmp_path):
         entries, target = next(placed_above(tree))
         verdict = check_certificate(certificate(tmp_path / f"{name} forged", tree, entries=entries))
         assert not verdict.ok and verdict.reason.endswith(target), verdict.reason
+
+
+def test_the_contract_pages_examples():
+    """The contract page's Version 10: one queen on 4×4 refuted by a chain of ten binary
+    nodes, and the manifest's 46-entry tree of knights on 5×5."""
+    chain = [5, 10, 0, 1, 2, 3, 4, 8, 12, 15]  # b2, c3, a1, b1, c1, d1, a2, a3, a4, d4
+    entries = [*itertools.chain.from_iterable((BINARY_NODE, t, DEGREE_LEAF) for t in chain), NO_CANDIDATE]
+    assert site("queens 4×4").entries == entries and len(entries) == 31
+    assert [square_name(*divmod(t, 4)) for t in chain] == ["b2", "c3", "a1", "b1", "c1", "d1", "a2", "a3", "a4", "d4"]
+    tree = site("knights 5×5, LP, mixed")
+    assert len(tree.entries) == 46 and tree.entries[:2] == [BINARY_NODE, 7]
