@@ -1,6 +1,6 @@
-"""The LP-bounded search (contract version 9's maker): it refutes exactly what the native
-search refutes, lists the same sets, writes leaves whose loads hold, and ``auto`` certifies
-knights' answers by it."""
+"""The LP-bounded search (contract versions 9 and 10's maker): it refutes exactly what the
+native search refutes, lists the same sets, writes leaves whose loads hold and binary nodes
+the checker replays, and ``auto`` certifies knights' answers by it."""
 
 from __future__ import annotations
 
@@ -11,15 +11,16 @@ import numpy as np
 import pytest
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
 from chessdom.models.certificates import CertifyOptions, make_certificate
-from chessdom.models.certificates.lp_search import LP_LEAF, WEIGHT_SCALE, LpSearchStopped, lp_tree
+from chessdom.models.certificates.lp_search import BINARY_NODE, LP_LEAF, WEIGHT_SCALE, LpSearchStopped, lp_tree
 from chessdom.models.certificates import tree as tree_module
 from chessdom.models.certificates.tree import lp_in_reach, uses_tree
 from chessdom.models.dispatch.arguments import CountOptions, SolveOptions
 from chessdom.models.dispatch.solve import solve_with
 from chessdom.native_search.branch_and_bound import branch_and_bound
 
-from chessdom.certificates import CONTRACT_V9, check_certificate
+from chessdom.certificates import CONTRACT_V10, check_certificate
 from chessdom.certificates import tree_replay
+from chessdom.certificates.tree_replay import BINARY_LEVEL
 from chessdom.certificates.tree import replay
 
 
@@ -41,8 +42,9 @@ def leaves(tree: np.ndarray):
             at += 1
 
 
-def test_the_solver_and_the_checker_agree_on_the_leaf_code():
+def test_the_solver_and_the_checker_agree_on_the_leaf_and_node_codes():
     assert LP_LEAF == tree_replay.LP_LEAF == np.iinfo(np.int32).min + 1
+    assert BINARY_NODE == tree_replay.BINARY_NODE == np.iinfo(np.int32).min + 2
 
 
 @pytest.mark.parametrize(("n", "objective", "piece", "cols"), [
@@ -50,28 +52,32 @@ def test_the_solver_and_the_checker_agree_on_the_leaf_code():
     (6, "independent_domination", "knight", None), (5, "domination", "king", None), (5, "domination", "queen", None),
     (4, "domination", "knight", 7),
 ])
-def test_it_refutes_one_below_the_optimum_and_finds_a_set_at_it(n, objective, piece, cols):
+@pytest.mark.parametrize("binary", [False, True])
+def test_it_refutes_one_below_the_optimum_and_finds_a_set_at_it(n, objective, piece, cols, binary):
     placed = problem(n, objective, piece, cols)
     value = branch_and_bound(placed).value
-    tree, found, _ = lp_tree(placed, value - 1)
+    tree, found, _ = lp_tree(placed, value - 1, binary=binary)
     assert not found and LP_LEAF in tree.tolist() or placed.piece is Piece.QUEEN
-    assert lp_tree(placed, value)[1]
+    assert replay(placed.to_dict(), value - 1, tree, packing=BINARY_LEVEL)[:2] == (0, None)
+    assert lp_tree(placed, value, binary=binary)[1]
 
 
 @pytest.mark.parametrize(("n", "objective"), [(5, "domination"), (6, "domination"), (5, "total_domination"),
                                               (6, "independent_domination")])
-def test_its_listing_meets_every_optimal_placement_once(n, objective):
+@pytest.mark.parametrize("binary", [False, True])
+def test_its_listing_meets_every_optimal_placement_once(n, objective, binary):
     placed = problem(n, objective)
     counted = branch_and_bound(placed, count=True)
-    _, found, sets = lp_tree(placed, counted.value, listing=True)
+    tree, found, sets = lp_tree(placed, counted.value, listing=True, binary=binary)
     assert found and len(sets) == len(set(sets)) == counted.count.solutions
+    assert replay(placed.to_dict(), counted.value, tree, packing=BINARY_LEVEL)[:2] == (len(sets), None)
 
 
 def test_its_tree_replays_and_a_weight_raised_past_q_does_not():
     """The checker's replay accepts the tree of γ(N_12) ≤ 23 (on one thread and on two); with
     one leaf's heaviest weight raised to q, some allowed square's load passes q."""
     placed = problem(12)
-    tree, found, _ = lp_tree(placed, 23)
+    tree, found, _ = lp_tree(placed, 23, binary=False)
     positions = list(leaves(tree))
     assert not found and len(positions) > 10
     assert all(q == WEIGHT_SCALE and min(weights.values()) >= 1 for _, weights, q in positions)
@@ -82,6 +88,21 @@ def test_its_tree_replays_and_a_weight_raised_past_q_does_not():
     forged = tree.copy()
     forged[at + 3 + 2 * sorted(weights).index(heaviest) + 1] = WEIGHT_SCALE * 2
     assert replay(placed.to_dict(), 23, forged, packing=2)[1] is not None
+
+
+def test_its_binary_nodes_replay_and_one_on_a_square_above_it_does_not():
+    """The checker's replay accepts the binary tree of γ(N_13) ≤ 27 on one thread and on two;
+    a binary node below the first, on the first's square (placed or excluded above it), fails."""
+    placed = problem(13)
+    tree, found, _ = lp_tree(placed, 27)
+    nodes = np.flatnonzero(tree == BINARY_NODE)
+    assert not found and len(nodes) > 10
+    for threads in (1, 2):
+        assert replay(placed.to_dict(), 27, tree, packing=BINARY_LEVEL, threads=threads)[1] is None
+    forged = tree.copy()
+    forged[nodes[1] + 1] = tree[nodes[0] + 1]
+    assert "not allowed" in replay(placed.to_dict(), 27, forged, packing=BINARY_LEVEL)[1]
+    assert "before chessdom-certificate/10" in replay(placed.to_dict(), 27, tree, packing=2)[1]
 
 
 def test_a_deadline_stops_it():
@@ -98,7 +119,7 @@ def test_auto_certifies_knights_by_it_and_the_checker_accepts(tmp_path, monkeypa
     assert uses_tree(result, "auto", False)
     summary = make_certificate(result, tmp_path / "n10")
     manifest = json.loads((tmp_path / "n10" / "manifest.json").read_text())
-    assert manifest["contract"] == CONTRACT_V9 and manifest["evidence"]["search"] == "linear programming"
+    assert manifest["contract"] == CONTRACT_V10 and manifest["evidence"]["search"] == "linear programming"
     assert summary.checked and check_certificate(tmp_path / "n10").ok
     answered_by_itself = solve_with(problem(10), SolveOptions(solver="bnb"))  # its own search runs again
     make_certificate(answered_by_itself, tmp_path / "bnb")
@@ -115,13 +136,15 @@ def test_a_count_of_knights_is_certified_by_its_listing(tmp_path, monkeypatch):
     assert manifest["enumeration"]["solutions"] == result.count.solutions
 
 
+@pytest.mark.parametrize("binary", [False, True])
 @pytest.mark.parametrize("listing", [False, True])
-def test_in_parts_its_stitched_tree_replays_and_lists_the_same_sets(listing):
+def test_in_parts_its_stitched_tree_replays_and_lists_the_same_sets(listing, binary):
     placed, k = problem(10), 16 if listing else 15
     with ThreadPoolExecutor(2) as running:
-        tree, found, sets = lp_tree(placed, k, listing=listing, executor=running)
-    assert found == listing and sorted(sets) == sorted(lp_tree(placed, k, listing=listing)[2])
-    assert replay(placed.to_dict(), k, tree, packing=2)[:2] == (len(sets), None)
+        tree, found, sets = lp_tree(placed, k, listing=listing, executor=running, binary=binary)
+    assert found == listing and sorted(sets) == sorted(lp_tree(placed, k, listing=listing, binary=binary)[2])
+    assert replay(placed.to_dict(), k, tree, packing=BINARY_LEVEL)[:2] == (len(sets), None)
+    assert (BINARY_NODE in tree.tolist()) == binary
 
 
 def test_in_parts_a_set_ends_a_refutation():
@@ -130,10 +153,10 @@ def test_in_parts_a_set_ends_a_refutation():
 
 
 def test_a_certificate_in_parts_reports_its_parts(tmp_path):
-    result = solve_with(problem(12), SolveOptions(solver="cpsat"))
+    result = solve_with(problem(13), SolveOptions(solver="cpsat"))  # 12×12's tree is one part
     states = []
     with ThreadPoolExecutor(2) as running:
-        make_certificate(result, tmp_path / "n12", executor=running, on_progress=states.append)
+        make_certificate(result, tmp_path / "n13", executor=running, on_progress=states.append)
     parts = [state for state in states if "done" in state]
     assert parts and parts[-1]["done"] == parts[-1]["total"] > 1 and parts[0]["form"] == "tree"
     assert states[-1]["state"] == "checking"

@@ -23,7 +23,7 @@ from chessdom.models.certificates.enumeration import Enumeration
 from chessdom.models.certificates.manifest import file_entry, write_manifest
 from chessdom.models.certificates.unavailable import CertificateUnavailable
 
-from chessdom.certificates import CONTRACT_V5, CONTRACT_V7, CONTRACT_V9, TREE, TREE_MAGIC, claim, enumeration_claim
+from chessdom.certificates import CONTRACT_V5, CONTRACT_V7, CONTRACT_V9, CONTRACT_V10, TREE, TREE_MAGIC, claim, enumeration_claim
 from chessdom.certificates.contract import MAX_TREE_BYTES
 
 FORMS = ("auto", "tree", "drat", "lrat")
@@ -214,11 +214,13 @@ def _lp_searched(problem: PlacementProblem, k: int, seconds: float | None, execu
 
 
 def tree_contract(tree: np.ndarray) -> str:
-    """Version 9 for a tree holding an LP leaf, else 7 for one holding a packing leaf (each
-    rejected by the replay of an earlier version), else 5."""
-    from chessdom.models.certificates.lp_search import LP_LEAF
+    """Version 10 for a tree holding a binary node, else 9 for one holding an LP leaf, else 7
+    for one holding a packing leaf (each rejected by the replay of an earlier version), else 5."""
+    from chessdom.models.certificates.lp_search import BINARY_NODE, LP_LEAF
     from chessdom.native_search.domination_kernel import PACKING_LEAF
 
+    if bool(np.any(tree == BINARY_NODE)):
+        return CONTRACT_V10
     if bool(np.any(tree == LP_LEAF)):
         return CONTRACT_V9
     return CONTRACT_V7 if bool(np.any(tree == PACKING_LEAF)) else CONTRACT_V5
