@@ -18,7 +18,7 @@ from chessdom.models.dispatch.arguments import CountOptions, SolveOptions
 from chessdom.models.dispatch.solve import solve_with
 from chessdom.native_search.branch_and_bound import branch_and_bound
 
-from chessdom.certificates import CONTRACT_V10, check_certificate
+from chessdom.certificates import CONTRACT_V9, CONTRACT_V10, check_certificate
 from chessdom.certificates import tree_replay
 from chessdom.certificates.tree_replay import BINARY_LEVEL
 from chessdom.certificates.tree import replay
@@ -124,6 +124,10 @@ def test_auto_certifies_knights_by_it_and_the_checker_accepts(tmp_path, monkeypa
     answered_by_itself = solve_with(problem(10), SolveOptions(solver="bnb"))  # its own search runs again
     make_certificate(answered_by_itself, tmp_path / "bnb")
     assert json.loads((tmp_path / "bnb" / "manifest.json").read_text())["evidence"]["search"] == "again"
+    monkeypatch.setattr(tree_module, "LP_TREE", frozenset({(Objective.TOTAL_DOMINATION, 8)}))
+    total = solve_with(problem(8, "total_domination"), SolveOptions(solver="cpsat"))
+    make_certificate(total, tmp_path / "t8")  # γt branches on squares' dominators: LP_BINARY
+    assert json.loads((tmp_path / "t8" / "manifest.json").read_text())["contract"] == CONTRACT_V9
 
 
 def test_a_count_of_knights_is_certified_by_its_listing(tmp_path, monkeypatch):

@@ -87,8 +87,9 @@ def searched_again_in_reach(problem: PlacementProblem, enumeration: bool = False
 
 def lp_in_reach(problem: PlacementProblem, enumeration: bool = False) -> bool:
     """Whether ``auto`` certifies an answer (a count, with ``enumeration``) by the tree of the
-    LP-bounded search (:mod:`.lp_search`, contract version 9): knights' γ (and γt) on the
-    square boards where it was measured ahead (:data:`LP_TREE`, :data:`LP_COUNT`)."""
+    LP-bounded search (:mod:`.lp_search`; contract version 10 where it branches by binary
+    nodes, :data:`LP_BINARY`, else 9): knights' γ (and γt) on the square boards where it was
+    measured ahead (:data:`LP_TREE`, :data:`LP_COUNT`)."""
     board = problem.board
     return (problem.piece == Piece.KNIGHT and board.rows == board.cols
             and (problem.objective, board.rows) in (LP_COUNT if enumeration else LP_TREE))
@@ -113,6 +114,12 @@ LP_COUNT = frozenset({(Objective.DOMINATION, 13), (Objective.DOMINATION, 14)})
 """And the counts, by the search listing every set of γ knights (one search, quiet): γ(N_13)'s
 152 placements in 5.95 s (1,246,446 entries), where one LRAT proof took 9 s (J15); γ(N_14)'s 4 in
 104.8 s (20,295,360 entries), where LRAT region cubes took 243 s (J15)."""
+LP_BINARY = frozenset({Objective.DOMINATION})
+"""Where the LP-bounded search branches by binary nodes (contract version 10) rather than on
+a square's dominators: measured one search each, quiet, binary against by squares, γ(N_12)
+≤ 23 0.14 s against 0.18, γ(N_13) ≤ 27 0.27 against 0.19, γ(N_14) ≤ 31 3.45 against 4.67,
+γ(N_15) ≤ 35 65.3 against 267, the count of γ(N_13) 5.25 against 4.78 and of γ(N_14) 63.1
+against 104.8 — but γt(N_12) ≤ 27 604 s against 4.5 (γt(N_14) ≤ 35 1.19 against 1.3)."""
 LP_SEARCH = "linear programming"
 """``evidence.search`` of a tree the LP-bounded search wrote: not the answer's own search
 (SCIP or CP-SAT answered), a second one, whose leaves carry what the checker needs."""
@@ -204,7 +211,8 @@ def _lp_searched(problem: PlacementProblem, k: int, seconds: float | None, execu
     from chessdom.models.certificates.lp_search import LpSearchStopped, lp_tree
 
     try:
-        tree, found, _ = lp_tree(problem, k, listing=listing, seconds=seconds, executor=executor, on_part=on_part)
+        tree, found, _ = lp_tree(problem, k, listing=listing, seconds=seconds, executor=executor, on_part=on_part,
+                                 binary=problem.objective in LP_BINARY)
     except LpSearchStopped:
         raise CertificateUnavailable("the LP-bounded search writing the tree did not finish within the time "
                                      "limit") from None
