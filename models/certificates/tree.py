@@ -104,7 +104,8 @@ certificate of a CP-SAT answer made and checked, by this tree against the one LR
 γ(N_13) 0.64 against 2.39; γ(N_14)'s certificate of SCIP's answer in 7.3 s (a 972,231-entry
 tree checked in 0.27 s) where the LRAT proof took 31 s (J8); γ(N_15)'s search 267 s in one
 search (38.4 M entries), 120.8 s in parts on 2 workers (quiet; 184 s at load 3 with the first
-branching), where the LRAT cube bundle took 471 s (J8). From 16×16 the one LRAT proof stays
+branching), where the LRAT cube bundle took 471 s (J8); by binary nodes (:data:`LP_BINARY`)
+65.3 s and 36.5 s (1.8 M entries). From 16×16 the one LRAT proof stays
 (γ(N_16) certified in 1.43× its solve, J9); the LP search was not measured there. Total domination,
 the search for γt − 1 against ``auto``'s LRAT certificate made and checked (quiet, a one-off
 script): γt(N_12) 4.5 s against 16.6 s, γt(N_14) 1.3 s against 27.2 s — but γt(N_13) 49.0 s
