@@ -41,7 +41,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "certificate_sha256": ("string", "SHA-256 of the certificate archive"),
     "certificate_bytes": ("integer", "size of the certificate archive"),
     "certificate_form": ("string", "tree (the branch-and-bound's own search tree, contract version 5 or 7, "
-                                   "or the LP-bounded search's, version 9), "
+                                   "or the LP-bounded search's, version 9 or 10), "
                                    "lrat (LRAT refutations of the contract formula, version 6), drat (DRAT "
                                    "refutations, versions 1 to 4), one proof or cubes, or cliques (independence "
                                    "bounded by a clique cover, version 8)"),
