@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from exact_lp import packing_lp
 
 from chessdom.certificates import (
     CONTRACT_V9,
@@ -51,7 +52,6 @@ from chessdom.certificates.tree_replay import (
     TOO_DEEP,
     TRUNCATED,
 )
-from exact_lp import packing_lp
 
 SYMMETRIES = ("identity", "mirror_files", "mirror_ranks", "half_turn", "transpose", "anti_transpose",
               "quarter_turn", "three_quarter_turn")

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from exact_lp import packing_lp
 
 from chessdom.certificates import (
     CONTRACT_V5,
@@ -40,7 +41,6 @@ from chessdom.certificates import (
 from chessdom.certificates.contract import attacks, square_name
 from chessdom.certificates.tree import REASONS, neighbourhoods, replay
 from chessdom.certificates.tree_replay import LP_LEAF, PACKING_LEAF
-from exact_lp import packing_lp
 
 SYMMETRIES = ("identity", "mirror_files", "mirror_ranks", "half_turn", "transpose", "anti_transpose",
               "quarter_turn", "three_quarter_turn")
