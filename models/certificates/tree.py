@@ -23,7 +23,8 @@ from chessdom.models.certificates.enumeration import Enumeration
 from chessdom.models.certificates.manifest import file_entry, write_manifest
 from chessdom.models.certificates.unavailable import CertificateUnavailable
 
-from chessdom.certificates import CONTRACT_V5, CONTRACT_V7, CONTRACT_V9, CONTRACT_V10, TREE, TREE_MAGIC, claim, enumeration_claim
+from chessdom.certificates import (CONTRACT_V5, CONTRACT_V7, CONTRACT_V9, CONTRACT_V10, TREE, TREE_MAGIC, claim,
+                                   enumeration_claim)
 from chessdom.certificates.contract import MAX_TREE_BYTES
 
 FORMS = ("auto", "tree", "drat", "lrat")
@@ -106,7 +107,8 @@ tree checked in 0.27 s) where the LRAT proof took 31 s (J8); γ(N_15)'s search 2
 search (38.4 M entries), 120.8 s in parts on 2 workers (quiet; 184 s at load 3 with the first
 branching), where the LRAT cube bundle took 471 s (J8); by binary nodes (:data:`LP_BINARY`)
 65.3 s and 36.5 s (1.8 M entries). From 16×16 the one LRAT proof stays
-(γ(N_16) certified in 1.43× its solve, J9); the LP search was not measured there. Total domination,
+(γ(N_16) certified in 1.43× its solve, J9), where the binary search took 95.7 s in parts for
+γ(N_16) ≤ 39; on γ(N_17) (J19) 29 of its 32 parts had come in when the job's hour ran out. Total domination,
 the search for γt − 1 against ``auto``'s LRAT certificate made and checked (quiet, a one-off
 script): γt(N_12) 4.5 s against 16.6 s, γt(N_14) 1.3 s against 27.2 s — but γt(N_13) 49.0 s
 against 6.4 s, and γt(N_15) neither within 120 s and 300 s; independent domination stays with
