@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from exact_lp import packing_lp
+from square_classes import classes
 
 from chessdom.certificates import (
     CONTRACT_V9,
@@ -383,20 +384,6 @@ def certificate(directory: Path, tree: Tree, contract: str = CONTRACT_V10, entri
         manifest |= {"value": tree.bound + 1, "claim": claim(problem, tree.bound), "witness": names(witness)}
     (directory / "manifest.json").write_text(json.dumps(manifest))
     return directory
-
-
-def classes(n: int, sets: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
-    """One placement of each orbit under the square's eight symmetries."""
-    maps = [lambda r, f: (r, f), lambda r, f: (f, r)]
-    maps += [lambda r, f, m=m: m(n - 1 - f, r) for m in maps]  # a quarter turn after each
-    maps += [lambda r, f, m=m: m(n - 1 - r, n - 1 - f) for m in maps]  # a half turn after each
-    seen, out = set(), []
-    for placement in sets:
-        orbit = {frozenset(np.ravel_multi_index(t(*divmod(v, n)), (n, n)) for v in placement) for t in maps}
-        if not orbit & seen:
-            out.append(placement)
-            seen |= orbit
-    return out
 
 
 def test_the_binary_code_is_no_other_entry():
