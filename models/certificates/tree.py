@@ -119,7 +119,7 @@ LP_COUNT = frozenset({(Objective.DOMINATION, 13), (Objective.DOMINATION, 14)})
 104.8 s (20,295,360 entries), where LRAT region cubes took 243 s (J15)."""
 LP_BINARY = frozenset({Objective.DOMINATION})
 """Where the LP-bounded search branches by binary nodes (contract version 10) rather than on
-a square's dominators: measured one search each, quiet, binary against by squares, γ(N_12)
+a square's dominators: measured one search each (a helper's tests beside most), binary against by squares, γ(N_12)
 ≤ 23 0.14 s against 0.18, γ(N_13) ≤ 27 0.27 against 0.19, γ(N_14) ≤ 31 3.45 against 4.67,
 γ(N_15) ≤ 35 65.3 against 267, the count of γ(N_13) 5.25 against 4.78 and of γ(N_14) 63.1
 against 104.8 — but γt(N_12) ≤ 27 604 s against 4.5 (γt(N_14) ≤ 35 1.19 against 1.3)."""
