@@ -63,10 +63,11 @@ STRONG_CANDIDATES = 4
 """Binary branching tries the LPs of both children of this many fractional squares (the most
 fractional, then the ones dominating the most undominated squares) and takes the square whose
 two LP values rise most (their product), or at once one with a child its LP closes.
-Measured on γ(N_14) ≤ 31, one search: 927 nodes (4,631 LPs) in 5.8 s with 4, 785 (7,057) in
+Measured in a prototype of this search (which the search as written beats: γ(N_14) ≤ 31 in
+3.45 s), one search on γ(N_14) ≤ 31: 927 nodes (4,631 LPs) in 5.8 s with 4, 785 (7,057) in
 8.7 s with 8, 637 (10,813) in 12.6 s with 16; without trying (the most fractional square)
-9,156 nodes in 5.5 s, and on γ(N_15) ≤ 35 1,181,853 nodes in 566 s against 19,303 in 109 s
-with 4 (a prototype)."""
+9,156 nodes in 5.5 s; on γ(N_15) ≤ 35 1,181,853 nodes in 566 s against 19,303 in 109 s with 4
+(a helper session's tests running beside those two)."""
 FRACTIONAL = 1e-6
 """An LP value farther than this from an integer is fractional."""
 
