@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
 from chessdom.models.certificates import CertifyOptions, make_certificate
-from chessdom.models.certificates.lp_search import BINARY_NODE, LP_LEAF, WEIGHT_SCALE, LpSearchStopped, lp_tree
+from chessdom.models.certificates.lp_search import (BINARY_NODE, LP_LEAF, RELIABLE, WEIGHT_SCALE, LpSearch,
+                                                    LpSearchStopped, lp_tree)
 from chessdom.models.certificates import tree as tree_module
 from chessdom.models.certificates.tree import lp_in_reach, uses_tree
 from chessdom.models.dispatch.arguments import CountOptions, SolveOptions
@@ -103,6 +104,17 @@ def test_its_binary_nodes_replay_and_one_on_a_square_above_it_does_not():
     forged[nodes[1] + 1] = tree[nodes[0] + 1]
     assert "not allowed" in replay(placed.to_dict(), 27, forged, packing=BINARY_LEVEL)[1]
     assert "before chessdom-certificate/10" in replay(placed.to_dict(), 27, tree, packing=2)[1]
+
+
+def test_a_refutation_stops_trying_a_square_once_it_is_reliable():
+    """γ(N_11) ≤ 20 tries some square's children 25 times without the rule; with it, no square
+    more than :data:`RELIABLE` times, and the tree still replays."""
+    placed = problem(11)
+    search = LpSearch(placed, binary=True)
+    assert not search.search(20)
+    assert search.tries.max() == RELIABLE
+    tree = np.asarray(search.entries, np.int32)
+    assert replay(placed.to_dict(), 20, tree, packing=BINARY_LEVEL)[:2] == (0, None)
 
 
 def test_a_deadline_stops_it():

@@ -17,11 +17,12 @@ LP.
 
 With ``binary`` (contract version 10) it branches where the LP is fractional on one square:
 the child placing it, then the child excluding it, the square picked by strong branching
-(:data:`STRONG_CANDIDATES`) — as SCIP does, whose LP branch-and-bound with cuts, presolve,
-heuristics, conflicts and symmetry all off refutes γ(N_15) ≤ 35 in 7,847 nodes by its
-reliability branching (13,509 by pseudo-costs, 36,187 by the most fractional variable; 12.7–
-40.7 s), where branching on squares took 157,638. Binary, γ(N_15) ≤ 35 took 65.3 s in one
-search and 1.79 M entries, against 267 s and 38.4 M.
+— as SCIP does, whose LP branch-and-bound with cuts, presolve, heuristics, conflicts and
+symmetry all off refutes γ(N_15) ≤ 35 in 7,847 nodes by its reliability branching (13,509 by
+pseudo-costs, 36,187 by the most fractional variable; 12.7–40.7 s), where branching on squares
+took 157,638. A refutation picks the square by reliability branching (:data:`RELIABLE`), a
+count by strong branching at every node (:data:`STRONG_CANDIDATES`). Binary, γ(N_15) ≤ 35 took
+24.0 s in one search, against 65.3 s by strong branching and 267 s by squares.
 
 Otherwise, and where the LP is integral, it branches as the native search does, and as the
 contract requires: on an undominated square, its allowed dominators in the contract's order (the most undominated squares
@@ -60,14 +61,30 @@ GLOP_PARAMETERS = "use_dual_simplex: true, use_preprocessing: false"
 
 
 STRONG_CANDIDATES = 4
-"""Binary branching tries the LPs of both children of this many fractional squares (the most
-fractional, then the ones dominating the most undominated squares) and takes the square whose
-two LP values rise most (their product), or at once one with a child its LP closes.
-Measured in a prototype of this search (which the search as written beats: γ(N_14) ≤ 31 in
-3.45 s), one search on γ(N_14) ≤ 31: 927 nodes (4,631 LPs) in 5.8 s with 4, 785 (7,057) in
-8.7 s with 8, 637 (10,813) in 12.6 s with 16; without trying (the most fractional square)
+"""A count's binary branching tries the LPs of both children of this many fractional squares
+(the most fractional, then the ones dominating the most undominated squares) and takes the
+square whose two LP values rise most (their product), or at once one with a child its LP
+closes. Measured in a prototype of this search (which the search as written beats: γ(N_14) ≤
+31 in 3.45 s), one search on γ(N_14) ≤ 31: 927 nodes (4,631 LPs) in 5.8 s with 4, 785 (7,057)
+in 8.7 s with 8, 637 (10,813) in 12.6 s with 16; without trying (the most fractional square)
 9,156 nodes in 5.5 s; on γ(N_15) ≤ 35 1,181,853 nodes in 566 s against 19,303 in 109 s with 4
 (a helper session's tests running beside those two)."""
+RELIABLE = 8
+"""A refutation tries a square's children only until it has tried them this many times; from
+then on the rise per unit of its past tries (its pseudo-costs) stands in for trying
+(reliability branching: Achterberg, Koch and Martin, "Branching rules revisited", 2005, SCIP's
+default rule). Measured in a prototype of this rule, one search at a time on a quiet machine:
+γ(N_15) ≤ 35 in 24.0 s and 9,895 nodes, against 65.3 s trying 4 squares at every node; 25.9 s
+with 16, 39.6 s with 4 (21,647 nodes). γ(N_16) ≤ 39 in parts: 26.1 s against 95.7 s. A count
+keeps trying at every node: its listing of γ(N_14) took 212.9 s and 480,959 nodes by this rule,
+against 63.1 s."""
+STRONG_TRIES = 8
+"""A refutation tries at most this many squares at a node, the best estimates first (the
+estimate of a square not yet tried takes every square's average pseudo-costs), and stops after
+:data:`LOOKAHEAD` in a row without a better score. γ(N_15) ≤ 35, measured as
+:data:`RELIABLE`'s figures: 76.0 s trying 16 (63,471 nodes), 24.0 s trying 8; 28.4 s trying
+16 with a lookahead of 8."""
+LOOKAHEAD = 4
 FRACTIONAL = 1e-6
 """An LP value farther than this from an integer is fractional."""
 
@@ -132,6 +149,8 @@ class LpSearch:
         self.rows = [self.solver.Add(sum(self.x[c] for c in np.flatnonzero(self.matrix[:, v])) >= 1)
                      for v in range(squares)]
         self.solver.Minimize(sum(self.x))
+        self.tries = np.zeros(squares, np.int64)  # how often each square's children were tried
+        self.rises = np.zeros((2, squares))  # their LP values' rises per unit, placing and excluding
 
     def search(self, k: int, listing: bool = False) -> bool:
         """Write the tree of the search for ``k`` pieces; whether a set was found (with
@@ -211,7 +230,7 @@ class LpSearch:
         """A binary node (contract version 10) on the square strong branching picks: the
         subtree placing it, then the one excluding it; a child whose LP the probe closed is
         written as its LP leaf."""
-        square, closing = self._strong_choice(k, fractional)
+        square, closing = self._strong_choice(k, fractional, listing)
         self.entries += [BINARY_NODE, square]
         self._block(square)
         found = False
@@ -229,24 +248,50 @@ class LpSearch:
         self._unblock(square)
         return found
 
-    def _strong_choice(self, k: int, fractional: np.ndarray) -> tuple[int, tuple]:
+    def _strong_choice(self, k: int, fractional: np.ndarray, listing: bool) -> tuple[int, tuple]:
         """The square to branch on and, for its two children (placing, excluding), the
-        weights closing each or None: the first of :data:`STRONG_CANDIDATES` tried with a
-        child its LP closes, else the one whose children's LP values rise most."""
-        undominated = (self.dominated == 0).astype(np.int64)
+        weights closing each or None: the first square tried with a child its LP closes, else
+        the one whose children's LP values rise most (their product), tried or, once
+        :data:`RELIABLE`, estimated from its pseudo-costs."""
+        tried, reliable, lookahead = (STRONG_CANDIDATES, math.inf, math.inf) if listing else (
+            STRONG_TRIES, RELIABLE, LOOKAHEAD)
+        base, best, since = self.value, (-1.0, -1), 0
+        for square, part, estimate in self._candidates(fractional, listing):
+            score = estimate
+            if tried > 0 and self.tries[square] < reliable:
+                tried -= 1
+                (up, placed), (down, excluded) = self._probe(square, k, True), self._probe(square, k, False)
+                if placed is not None or excluded is not None or math.isinf(up + down):
+                    return square, (placed, excluded)  # a child without an LP is a no-candidate leaf
+                self._learn(square, part, up + 1 - base, down - base)
+                score = max(up + 1 - base, FRACTIONAL) * max(down - base, FRACTIONAL)
+            elif listing:
+                break  # a count branches on a square it tried
+            since = 0 if score > best[0] else since + 1
+            best = max(best, (score, square), key=lambda scored: scored[0])
+            if since >= lookahead:
+                break
+        return best[1], (None, None)
+
+    def _candidates(self, fractional: np.ndarray, listing: bool) -> list[tuple[int, float, float]]:
+        """The fractional squares in the order they are tried, each with its LP value's
+        fractional part and its score estimated from the pseudo-costs: a count's the most
+        fractional first, a refutation's the best estimate first; then the ones dominating the
+        most undominated squares."""
         values = np.array([self.x[c].solution_value() for c in fractional])
-        spread = np.round(np.minimum(values - np.floor(values), np.ceil(values) - values), 6)
-        gains = self.matrix[fractional] @ undominated
-        tried = fractional[np.lexsort((fractional, -gains, -spread))][:STRONG_CANDIDATES]
-        base, best = self.value, (-1.0, None, (None, None))
-        for square in (int(c) for c in tried):
-            (up, placed), (down, excluded) = self._probe(square, k, True), self._probe(square, k, False)
-            if placed is not None or excluded is not None or math.isinf(up + down):
-                return square, (placed, excluded)  # a child without an LP is a no-candidate leaf
-            score = max(up + 1 - base, FRACTIONAL) * max(down - base, FRACTIONAL)
-            if score > best[0]:
-                best = (score, square, (None, None))
-        return best[1], best[2]
+        part = values - np.floor(values)
+        spread = np.round(np.minimum(part, 1 - part), 6)
+        gains = self.matrix[fractional] @ (self.dominated == 0).astype(np.int64)
+        average = self.rises.sum(axis=1) / self.tries.sum() if self.tries.any() else np.ones(2)
+        rises = np.where(self.tries > 0, self.rises / np.maximum(1, self.tries), average[:, None])[:, fractional]
+        estimates = np.maximum(rises[0] * (1 - part), FRACTIONAL) * np.maximum(rises[1] * part, FRACTIONAL)
+        order = np.lexsort((fractional, -gains, -(spread if listing else estimates)))
+        return [(int(fractional[i]), float(part[i]), float(estimates[i])) for i in order]
+
+    def _learn(self, square: int, part: float, up: float, down: float) -> None:
+        """Record a try's rises per unit of the square's fractional part (its pseudo-costs)."""
+        self.tries[square] += 1
+        self.rises[:, square] += (up / (1 - part), down / part)
 
     def _probe(self, square: int, k: int, place: bool) -> tuple[float, np.ndarray | None]:
         """The LP value of the child placing (or excluding) ``square``, and the weights that
