@@ -124,7 +124,7 @@ def test_a_deadline_stops_it():
 
 def test_auto_certifies_knights_by_it_and_the_checker_accepts(tmp_path, monkeypatch):
     assert lp_in_reach(problem(12)) and lp_in_reach(problem(15)) and not lp_in_reach(problem(11))
-    assert lp_in_reach(problem(14, "total_domination")) and not lp_in_reach(problem(13, "total_domination"))
+    assert lp_in_reach(problem(13, "total_domination")) and not lp_in_reach(problem(15, "total_domination"))
     assert not lp_in_reach(problem(12, "independent_domination")) and not lp_in_reach(problem(12, piece="king"))
     monkeypatch.setattr(tree_module, "LP_TREE", frozenset({(Objective.DOMINATION, 10)}))  # 12×12 takes a second
     result = solve_with(problem(10), SolveOptions(solver="cpsat"))
@@ -136,10 +136,14 @@ def test_auto_certifies_knights_by_it_and_the_checker_accepts(tmp_path, monkeypa
     answered_by_itself = solve_with(problem(10), SolveOptions(solver="bnb"))  # its own search runs again
     make_certificate(answered_by_itself, tmp_path / "bnb")
     assert json.loads((tmp_path / "bnb" / "manifest.json").read_text())["evidence"]["search"] == "again"
-    monkeypatch.setattr(tree_module, "LP_TREE", frozenset({(Objective.TOTAL_DOMINATION, 8)}))
-    total = solve_with(problem(8, "total_domination"), SolveOptions(solver="cpsat"))
-    make_certificate(total, tmp_path / "t8")  # γt branches on squares' dominators: LP_BINARY
-    assert json.loads((tmp_path / "t8" / "manifest.json").read_text())["contract"] == CONTRACT_V9
+    monkeypatch.setattr(tree_module, "LP_TREE", frozenset({(Objective.TOTAL_DOMINATION, 9)}))
+    total = solve_with(problem(9, "total_domination"), SolveOptions(solver="cpsat"))
+    make_certificate(total, tmp_path / "t9")
+    assert json.loads((tmp_path / "t9" / "manifest.json").read_text())["contract"] == CONTRACT_V10
+    monkeypatch.setattr(tree_module, "LP_BINARY", frozenset())  # branching on squares' dominators
+    summary = make_certificate(total, tmp_path / "t9-squares")
+    assert json.loads((tmp_path / "t9-squares" / "manifest.json").read_text())["contract"] == CONTRACT_V9
+    assert summary.checked
 
 
 def test_a_count_of_knights_is_certified_by_its_listing(tmp_path, monkeypatch):

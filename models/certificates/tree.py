@@ -97,7 +97,7 @@ def lp_in_reach(problem: PlacementProblem, enumeration: bool = False) -> bool:
 
 
 LP_TREE = frozenset({(Objective.DOMINATION, n) for n in range(12, 16)}
-                    | {(Objective.TOTAL_DOMINATION, 12), (Objective.TOTAL_DOMINATION, 14)})
+                    | {(Objective.TOTAL_DOMINATION, n) for n in range(12, 15)})
 """The knights' bounds :func:`lp_in_reach` takes, each measured (2 cores, a helper session's
 tests running beside the first three): the
 certificate of a CP-SAT answer made and checked, by this tree against the one LRAT proof,
@@ -111,18 +111,24 @@ branching), where the LRAT cube bundle took 471 s (J8); by binary nodes (:data:`
 γ(N_16) ≤ 39; on γ(N_17) (J19) 29 of its 32 parts had come in when the job's hour ran out. Total domination,
 the search for γt − 1 against ``auto``'s LRAT certificate made and checked (quiet, a one-off
 script): γt(N_12) 4.5 s against 16.6 s, γt(N_14) 1.3 s against 27.2 s — but γt(N_13) 49.0 s
-against 6.4 s, and γt(N_15) neither within 120 s and 300 s; independent domination stays with
+against 6.4 s, and γt(N_15) neither within 120 s and 300 s. By binary nodes
+(:data:`LP_BINARY`) γt(N_13)'s certificate was made and checked in 2.97 s against the LRAT
+proof's 6.42 s (``chessdom solve knight 13 --variant total --certify DIR``, quiet), so it joined;
+γt(N_15) ≤ 42 was still not refuted in 900 s. Independent domination stays with
 LRAT (i(N_12) 0.04 s against 0.99 s in all, i(N_14) 24.4 s against 6.9 s)."""
 LP_COUNT = frozenset({(Objective.DOMINATION, 13), (Objective.DOMINATION, 14)})
 """And the counts, by the search listing every set of γ knights (one search, quiet): γ(N_13)'s
 152 placements in 5.95 s (1,246,446 entries), where one LRAT proof took 9 s (J15); γ(N_14)'s 4 in
 104.8 s (20,295,360 entries), where LRAT region cubes took 243 s (J15)."""
-LP_BINARY = frozenset({Objective.DOMINATION})
+LP_BINARY = frozenset({Objective.DOMINATION, Objective.TOTAL_DOMINATION})
 """Where the LP-bounded search branches by binary nodes (contract version 10) rather than on
 a square's dominators: measured one search each (a helper's tests beside most), binary against by squares, γ(N_12)
 ≤ 23 0.14 s against 0.18, γ(N_13) ≤ 27 0.27 against 0.19, γ(N_14) ≤ 31 3.45 against 4.67,
 γ(N_15) ≤ 35 65.3 against 267, the count of γ(N_13) 5.25 against 4.78 and of γ(N_14) 63.1
-against 104.8 — but γt(N_12) ≤ 27 604 s against 4.5 (γt(N_14) ≤ 35 1.19 against 1.3)."""
+against 104.8. Total domination took binary nodes once a refutation's square came by
+reliability branching (:data:`~.lp_search.RELIABLE`; one search each, another on the second core): γt(N_12) ≤ 27
+1.11 s against 4.5 s by squares (604 s by strong branching at every node), γt(N_13) ≤ 31
+2.94 s against 49.0 s, γt(N_14) ≤ 35 0.71 s against 1.3 s."""
 LP_SEARCH = "linear programming"
 """``evidence.search`` of a tree the LP-bounded search wrote: not the answer's own search
 (SCIP or CP-SAT answered), a second one, whose leaves carry what the checker needs."""
