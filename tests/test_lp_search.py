@@ -10,19 +10,25 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 from chessdom.chessboard import Board, Objective, Piece, PlacementProblem
-from chessdom.models.certificates import CertifyOptions, make_certificate
-from chessdom.models.certificates.lp_search import (BINARY_NODE, LP_LEAF, RELIABLE, WEIGHT_SCALE, LpSearch,
-                                                    LpSearchStopped, lp_tree)
+from chessdom.models.certificates import lp_search, make_certificate
 from chessdom.models.certificates import tree as tree_module
+from chessdom.models.certificates.lp_search import (
+    BINARY_NODE,
+    LP_LEAF,
+    RELIABLE,
+    WEIGHT_SCALE,
+    LpSearch,
+    LpSearchStopped,
+    lp_tree,
+)
 from chessdom.models.certificates.tree import lp_in_reach, uses_tree
 from chessdom.models.dispatch.arguments import CountOptions, SolveOptions
 from chessdom.models.dispatch.solve import solve_with
 from chessdom.native_search.branch_and_bound import branch_and_bound
 
-from chessdom.certificates import CONTRACT_V9, CONTRACT_V10, check_certificate
-from chessdom.certificates import tree_replay
-from chessdom.certificates.tree_replay import BINARY_LEVEL
+from chessdom.certificates import CONTRACT_V9, CONTRACT_V10, check_certificate, tree_replay
 from chessdom.certificates.tree import replay
+from chessdom.certificates.tree_replay import BINARY_LEVEL
 
 
 def problem(n: int, objective: str = "domination", piece: str = "knight", cols: int | None = None
@@ -165,6 +171,24 @@ def test_in_parts_its_stitched_tree_replays_and_lists_the_same_sets(listing, bin
     assert found == listing and sorted(sets) == sorted(lp_tree(placed, k, listing=listing, binary=binary)[2])
     assert replay(placed.to_dict(), k, tree, packing=BINARY_LEVEL)[:2] == (len(sets), None)
     assert (BINARY_NODE in tree.tolist()) == binary
+
+
+@pytest.mark.parametrize("listing", [False, True])
+def test_a_part_past_its_budget_is_split_again_and_its_tree_is_the_same(listing, monkeypatch):
+    """Parts of at most 3 nodes: the larger ones are split again (the number of parts told
+    changes), the stitched tree replays, and it lists the same sets as the parts split once."""
+    placed, k = (problem(10), 16) if listing else (problem(11), 20)
+    told = []
+    with ThreadPoolExecutor(2) as running:
+        once = lp_tree(placed, k, listing=listing, executor=running, on_part=lambda *done: told.append(done))
+        assert len({total for _, total in told}) == 1  # the parts' number changes only as one is split
+        told.clear()
+        monkeypatch.setattr(lp_search, "PART_BUDGET", 3)
+        tree, found, sets = lp_tree(placed, k, listing=listing, executor=running,
+                                    on_part=lambda *done: told.append(done))
+    assert len({total for _, total in told}) > 1 and told[-1][0] == told[-1][1] and found == listing
+    assert sorted(sets) == sorted(once[2]) and len(sets) == len(set(sets))
+    assert replay(placed.to_dict(), k, tree, packing=BINARY_LEVEL)[:2] == (len(sets), None)
 
 
 def test_in_parts_a_set_ends_a_refutation():

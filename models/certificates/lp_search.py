@@ -37,14 +37,13 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor
+from concurrent.futures import FIRST_COMPLETED, Executor, wait
 from dataclasses import dataclass, field
 
 import numpy as np
-from ortools.linear_solver import pywraplp
-
 from chessdom.chessboard import PlacementProblem
 from chessdom.native_search.branch_and_bound import search_arrays
+from ortools.linear_solver import pywraplp
 
 LP_LEAF = -(1 << 31) + 1
 """The entry opening an LP leaf: then ``p``, ``q`` and ``p`` pairs of a square and its weight
@@ -97,10 +96,22 @@ in all), so two workers share them evenly."""
 BINARY_SPLIT_DEPTH = 5
 """The same with binary nodes, each of which splits in two, where a square's node splits
 in about three on knights: at most 32 parts."""
+PART_BUDGET = 20_000
+"""The nodes a part may visit before it is given up and split again, :data:`RESPLIT_DEPTH`
+below it, into parts the workers share: γ(N_17) ≤ 45's 30th part of 32 (one knight placed,
+four squares excluded) ran alone on one worker for at least the last 17 minutes of an hour,
+the other worker idle. A refutation of γ(N_15) ≤ 35 visits about 10,000 nodes in all, so no
+part of it is split again."""
+RESPLIT_DEPTH = 3
+"""A part split again is cut this deep below its node: at most 8 parts."""
 
 
 class LpSearchStopped(Exception):
     """The deadline came before the search ended."""
+
+
+class LpPartOutgrown(Exception):
+    """A part's search visited more nodes than its budget: it is split again instead."""
 
 
 @dataclass(frozen=True)
@@ -132,6 +143,8 @@ class LpSearch:
     binary: bool = False
     """Branch on one fractional square at a time where the LP leaves one (contract version
     10's binary nodes), else on an undominated square's dominators."""
+    budget: int | None = None
+    """Where given, the nodes the search may visit before it gives up (LpPartOutgrown)."""
 
     def __post_init__(self):
         arrays = search_arrays(self.problem)
@@ -169,6 +182,8 @@ class LpSearch:
         self.nodes += 1
         if self.deadline is not None and time.time() > self.deadline:  # a node costs an LP or more: ~1 ms
             raise LpSearchStopped
+        if self.budget is not None and self.nodes > self.budget:
+            raise LpPartOutgrown
         if depth == self.split_depth:
             self.parts.append(LpPart(tuple(path), tuple(int(c) for c in np.flatnonzero(self.blocked)), k))
             self.entries.append(None)
@@ -363,7 +378,8 @@ def lp_tree(problem: PlacementProblem, k: int, *, listing: bool = False, seconds
     whether it found a set, and (with ``listing``) every set it met; LpSearchStopped past
     ``seconds``. Given an ``executor``, the nodes at :data:`SPLIT_DEPTH` are searched on its
     workers and their subtrees stitched in their places (a refutation ends at the first
-    part that finds a set), ``on_part(done, total)`` told as each part's subtree comes in.
+    part that finds a set; a part past :data:`PART_BUDGET` nodes is split again),
+    ``on_part(done, total)`` told as each part's subtree comes in.
     With ``binary``, it branches by binary nodes (contract version 10) where the LP is
     fractional."""
     deadline = None if seconds is None else time.time() + seconds
@@ -372,38 +388,89 @@ def lp_tree(problem: PlacementProblem, k: int, *, listing: bool = False, seconds
         found = search.search(k, listing)
         return np.asarray(search.entries, np.int32), found, search.sets
     top = LpSearch(problem, deadline, split_depth=BINARY_SPLIT_DEPTH if binary else SPLIT_DEPTH, binary=binary)
-    found = top.search(k, listing)
-    futures = [executor.submit(lp_subtree, problem, part, listing, deadline, binary) for part in top.parts]
-    subtrees, sets = [], list(top.sets)
+    if (found := top.search(k, listing)) and not listing:
+        return np.empty(0, np.int32), True, top.sets
+    parts = _Parts(executor, (problem, listing, deadline, binary), on_part)
+    root = parts.send(top)
     try:
-        for future in futures:
-            subtree, part_found, part_sets = future.result()
-            found, sets = found or part_found, sets + part_sets
-            if found and not listing:
-                return np.empty(0, np.int32), True, sets
-            subtrees.append(subtree)
-            if on_part is not None:
-                on_part(len(subtrees), len(futures))
+        parts.run()
     finally:
-        for future in futures:
+        parts.cancel()
+    found, sets = found or parts.found, top.sets + parts.sets
+    return (np.empty(0, np.int32) if found and not listing else _stitched(root)), found, sets
+
+
+class _Parts:
+    """A search's parts on an executor's workers, each subtree filling its part's slot as it
+    comes in; a part past :data:`PART_BUDGET` nodes is split again here and its own parts
+    sent out."""
+
+    def __init__(self, executor: Executor, searching: tuple, on_part: Callable[[int, int], None] | None):
+        self.executor, self.searching, self.on_part = executor, searching, on_part
+        self.pending: dict = {}  # a future: the slots its subtree fills, its slot, its part
+        self.found, self.sets, self.done, self.total = False, [], 0, 0
+
+    def send(self, search: LpSearch) -> list:
+        """``search``'s entries and a slot for each of its parts, the parts sent to the workers."""
+        problem, listing, deadline, binary = self.searching
+        node = [search.entries, [None] * len(search.parts)]
+        self.total += len(search.parts)
+        for at, part in enumerate(search.parts):
+            future = self.executor.submit(lp_subtree, problem, part, listing, deadline, binary, PART_BUDGET)
+            self.pending[future] = (node[1], at, part)
+        return node
+
+    def run(self) -> None:
+        """Until every part is in, or a refutation's part found a set."""
+        listing = self.searching[1]
+        while self.pending:
+            for future in wait(self.pending, return_when=FIRST_COMPLETED).done:
+                slots, at, part = self.pending.pop(future)
+                if (searched := future.result()) is None:
+                    self.total -= 1
+                    slots[at] = self._split_again(part)
+                else:
+                    slots[at], part_found, part_sets = searched
+                    self.found, self.sets, self.done = self.found or part_found, self.sets + part_sets, self.done + 1
+                if self.found and not listing:
+                    return
+                if self.on_part is not None:
+                    self.on_part(self.done, self.total)
+
+    def _split_again(self, part: LpPart) -> list:
+        problem, listing, deadline, binary = self.searching
+        search = LpSearch(problem, deadline, split_depth=RESPLIT_DEPTH, binary=binary)
+        self.found = search.search_part(part, listing) or self.found
+        self.sets += search.sets
+        return self.send(search)
+
+    def cancel(self) -> None:
+        for future in self.pending:
             future.cancel()
-    return _stitched(top.entries, subtrees), found, sets
 
 
-def lp_subtree(problem: PlacementProblem, part: LpPart, listing: bool, deadline: float | None, binary: bool
-               ) -> tuple[np.ndarray, bool, list[tuple[int, ...]]]:
-    """The subtree of one part (on a worker): its entries, whether it found a set, its sets."""
-    search = LpSearch(problem, deadline, binary=binary)
-    found = search.search_part(part, listing)
+def lp_subtree(problem: PlacementProblem, part: LpPart, listing: bool, deadline: float | None, binary: bool,
+               budget: int | None = None) -> tuple[np.ndarray, bool, list[tuple[int, ...]]] | None:
+    """The subtree of one part (on a worker): its entries, whether it found a set, its sets;
+    None if it visited more than ``budget`` nodes."""
+    search = LpSearch(problem, deadline, binary=binary, budget=budget)
+    try:
+        found = search.search_part(part, listing)
+    except LpPartOutgrown:
+        return None
     return np.asarray(search.entries, np.int32), found, search.sets
 
 
-def _stitched(entries: list, subtrees: list[np.ndarray]) -> np.ndarray:
-    """``entries`` with each ``None`` replaced by the next subtree, in order."""
-    pieces, start, filled = [], 0, iter(subtrees)
+def _stitched(node: list) -> np.ndarray:
+    """A node's entries with each ``None`` replaced by its slot's subtree, in order (a slot of a
+    part split again holds that part's own node)."""
+    entries, slots = node
+    pieces, start, filled = [], 0, iter(slots)
     for at, entry in enumerate(entries):
         if entry is None:
-            pieces += [np.asarray(entries[start:at], np.int32), next(filled)]
+            subtree = next(filled)
+            pieces += [np.asarray(entries[start:at], np.int32),
+                       subtree if isinstance(subtree, np.ndarray) else _stitched(subtree)]
             start = at + 1
     pieces.append(np.asarray(entries[start:], np.int32))
     return np.concatenate(pieces)
