@@ -22,7 +22,7 @@ symmetry all off refutes γ(N_15) ≤ 35 in 7,847 nodes by its reliability branc
 pseudo-costs, 36,187 by the most fractional variable; 12.7–40.7 s), where branching on squares
 took 157,638. A refutation picks the square by reliability branching (:data:`RELIABLE`), a
 count by strong branching at every node (:data:`STRONG_CANDIDATES`). Binary, γ(N_15) ≤ 35 took
-24.0 s in one search, against 65.3 s by strong branching and 267 s by squares.
+20.2 s in one search (quiet), against 65.3 s by strong branching and 267 s by squares.
 
 Otherwise, and where the LP is integral, it branches as the native search does, and as the
 contract requires: on an undominated square, its allowed dominators in the contract's order (the most undominated squares
@@ -84,6 +84,7 @@ estimate of a square not yet tried takes every square's average pseudo-costs), a
 :data:`RELIABLE`'s figures: 76.0 s trying 16 (63,471 nodes), 24.0 s trying 8; 28.4 s trying
 16 with a lookahead of 8."""
 LOOKAHEAD = 4
+"""Squares tried in a row without a better score, after which a refutation's node stops trying."""
 FRACTIONAL = 1e-6
 """An LP value farther than this from an integer is fractional."""
 
@@ -100,8 +101,9 @@ PART_BUDGET = 20_000
 """The nodes a part may visit before it is given up and split again, :data:`RESPLIT_DEPTH`
 below it, into parts the workers share: γ(N_17) ≤ 45's 30th part of 32 (one knight placed,
 four squares excluded) ran alone on one worker for at least the last 17 minutes of an hour,
-the other worker idle. A refutation of γ(N_15) ≤ 35 visits about 10,000 nodes in all, so no
-part of it is split again."""
+the other worker idle. A refutation of γ(N_15) ≤ 35 visits about 10,000 nodes in all: in parts
+on 2 workers, none is split again with 20,000 or 2,000 (19.4 s, 18.7 s); with 500 some are (46
+parts in all, against 32), in 22.4 s."""
 RESPLIT_DEPTH = 3
 """A part split again is cut this deep below its node: at most 8 parts."""
 
@@ -242,7 +244,7 @@ class LpSearch:
         return np.flatnonzero(allowed)[np.abs(values - np.round(values)) > FRACTIONAL]
 
     def _binary_branch(self, k: int, path: list[int], listing: bool, depth: int, fractional: np.ndarray) -> bool:
-        """A binary node (contract version 10) on the square strong branching picks: the
+        """A binary node (contract version 10) on the square :meth:`_strong_choice` picks: the
         subtree placing it, then the one excluding it; a child whose LP the probe closed is
         written as its LP leaf."""
         square, closing = self._strong_choice(k, fractional, listing)
