@@ -174,14 +174,15 @@ def test_in_parts_its_stitched_tree_replays_and_lists_the_same_sets(listing, bin
 
 
 @pytest.mark.parametrize("listing", [False, True])
-def test_a_part_past_its_budget_is_split_again_and_its_tree_is_the_same(listing, monkeypatch):
-    """Parts of at most 3 nodes: the larger ones are split again (the number of parts told
-    changes), the stitched tree replays, and it lists the same sets as the parts split once."""
+def test_a_part_past_its_budget_hands_back_the_rest_and_the_tree_still_replays(listing, monkeypatch):
+    """Parts of at most 3 nodes: the larger ones hand back the rest of their subtrees as parts
+    (the number of parts told grows), the stitched tree replays, and it lists the same sets as
+    the parts searched whole."""
     placed, k = (problem(10), 16) if listing else (problem(11), 20)
     told = []
     with ThreadPoolExecutor(2) as running:
         once = lp_tree(placed, k, listing=listing, executor=running, on_part=lambda *done: told.append(done))
-        assert len({total for _, total in told}) == 1  # the parts' number changes only as one is split
+        assert len({total for _, total in told}) == 1  # the parts' number grows only as one hands back
         told.clear()
         monkeypatch.setattr(lp_search, "PART_BUDGET", 3)
         tree, found, sets = lp_tree(placed, k, listing=listing, executor=running,

@@ -97,23 +97,19 @@ in all), so two workers share them evenly."""
 BINARY_SPLIT_DEPTH = 5
 """The same with binary nodes, each of which splits in two, where a square's node splits
 in about three on knights: at most 32 parts."""
-PART_BUDGET = 20_000
-"""The nodes a part may visit before it is given up and split again, :data:`RESPLIT_DEPTH`
-below it, into parts the workers share: γ(N_17) ≤ 45's 30th part of 32 (one knight placed,
-four squares excluded) ran alone on one worker for at least the last 17 minutes of an hour,
-the other worker idle. A refutation of γ(N_15) ≤ 35 visits about 10,000 nodes in all: in parts
-on 2 workers, none is split again with 20,000 or 2,000 (19.4 s, 18.7 s); with 500 some are (46
-parts in all, against 32), in 22.4 s."""
-RESPLIT_DEPTH = 3
-"""A part split again is cut this deep below its node: at most 8 parts."""
+PART_BUDGET = 50_000
+"""The nodes a part visits before it hands back the rest of its subtree: past them, every node
+it has not searched yet (its depth-first stack) becomes a part of its own, sent to the workers
+with the pseudo-costs learned so far, and no node is searched twice. γ(N_17) ≤ 45's 30th part
+of 32 (one knight placed, four squares excluded) ran alone on one worker for at least the last
+17 minutes of an hour, the other worker idle. A first try that gave up a part past 20,000
+nodes and split it again from its node lost that work each time: γ(N_17)'s parts went from 32
+to 165 in 365 s with 8 in. A refutation of γ(N_15) ≤ 35 visits about 10,000 nodes in all, so
+no part of it is handed back."""
 
 
 class LpSearchStopped(Exception):
     """The deadline came before the search ended."""
-
-
-class LpPartOutgrown(Exception):
-    """A part's search visited more nodes than its budget: it is split again instead."""
 
 
 @dataclass(frozen=True)
@@ -146,7 +142,7 @@ class LpSearch:
     """Branch on one fractional square at a time where the LP leaves one (contract version
     10's binary nodes), else on an undominated square's dominators."""
     budget: int | None = None
-    """Where given, the nodes the search may visit before it gives up (LpPartOutgrown)."""
+    """Where given, the nodes it searches: past them every node it meets is kept as a part."""
 
     def __post_init__(self):
         arrays = search_arrays(self.problem)
@@ -172,21 +168,32 @@ class LpSearch:
         ``listing``, every set is listed in :attr:`sets` and the search goes on)."""
         return self._node(k, [], listing, 0)
 
-    def search_part(self, part: LpPart, listing: bool = False) -> bool:
-        """Write the subtree of ``part``'s node, from its state; whether a set was found."""
+    def search_part(self, part: LpPart, listing: bool = False, learned: tuple | None = None) -> bool:
+        """Write the subtree of ``part``'s node, from its state (and the pseudo-costs
+        ``learned`` above it, :meth:`learned`); whether a set was found."""
+        if learned is not None:
+            self.tries[:], self.rises[:] = learned
         for c in part.blocked:
             self._block(c)
         for c in part.chosen:
             self._choose(c, +1)
         return self._node(part.k, list(part.chosen), listing, 0)
 
+    def learned(self) -> tuple[np.ndarray, np.ndarray]:
+        """The pseudo-costs learned so far: how often each square was tried, and the rises."""
+        return self.tries.copy(), self.rises.copy()
+
+    def segments(self) -> list[np.ndarray]:
+        """The entries as int32 arrays between the parts' places: one more than the parts."""
+        holes = [at for at, entry in enumerate(self.entries) if entry is None]
+        starts, ends = [0] + [at + 1 for at in holes], holes + [len(self.entries)]
+        return [np.asarray(self.entries[start:end], np.int32) for start, end in zip(starts, ends)]
+
     def _node(self, k: int, path: list[int], listing: bool, depth: int) -> bool:
         self.nodes += 1
         if self.deadline is not None and time.time() > self.deadline:  # a node costs an LP or more: ~1 ms
             raise LpSearchStopped
-        if self.budget is not None and self.nodes > self.budget:
-            raise LpPartOutgrown
-        if depth == self.split_depth:
+        if depth == self.split_depth or (self.budget is not None and self.nodes > self.budget):
             self.parts.append(LpPart(tuple(path), tuple(int(c) for c in np.flatnonzero(self.blocked)), k))
             self.entries.append(None)
             return False
@@ -380,7 +387,7 @@ def lp_tree(problem: PlacementProblem, k: int, *, listing: bool = False, seconds
     whether it found a set, and (with ``listing``) every set it met; LpSearchStopped past
     ``seconds``. Given an ``executor``, the nodes at :data:`SPLIT_DEPTH` are searched on its
     workers and their subtrees stitched in their places (a refutation ends at the first
-    part that finds a set; a part past :data:`PART_BUDGET` nodes is split again),
+    part that finds a set; a part past :data:`PART_BUDGET` nodes hands back the rest as parts),
     ``on_part(done, total)`` told as each part's subtree comes in.
     With ``binary``, it branches by binary nodes (contract version 10) where the LP is
     fractional."""
@@ -393,7 +400,7 @@ def lp_tree(problem: PlacementProblem, k: int, *, listing: bool = False, seconds
     if (found := top.search(k, listing)) and not listing:
         return np.empty(0, np.int32), True, top.sets
     parts = _Parts(executor, (problem, listing, deadline, binary), on_part)
-    root = parts.send(top)
+    root = parts.send(top.segments(), top.parts, None)
     try:
         parts.run()
     finally:
@@ -404,22 +411,23 @@ def lp_tree(problem: PlacementProblem, k: int, *, listing: bool = False, seconds
 
 class _Parts:
     """A search's parts on an executor's workers, each subtree filling its part's slot as it
-    comes in; a part past :data:`PART_BUDGET` nodes is split again here and its own parts
-    sent out."""
+    comes in; a part that hands back the rest of its subtree (:data:`PART_BUDGET`) fills its
+    slot with what it searched, and its own parts are sent out."""
 
     def __init__(self, executor: Executor, searching: tuple, on_part: Callable[[int, int], None] | None):
         self.executor, self.searching, self.on_part = executor, searching, on_part
-        self.pending: dict = {}  # a future: the slots its subtree fills, its slot, its part
+        self.pending: dict = {}  # a future: the slots its subtree fills and its slot
         self.found, self.sets, self.done, self.total = False, [], 0, 0
 
-    def send(self, search: LpSearch) -> list:
-        """``search``'s entries and a slot for each of its parts, the parts sent to the workers."""
+    def send(self, segments: list[np.ndarray], parts: list[LpPart], learned: tuple | None) -> list:
+        """A node: its entries' ``segments`` and a slot for each of its ``parts``, which are sent
+        to the workers."""
         problem, listing, deadline, binary = self.searching
-        node = [search.entries, [None] * len(search.parts)]
-        self.total += len(search.parts)
-        for at, part in enumerate(search.parts):
-            future = self.executor.submit(lp_subtree, problem, part, listing, deadline, binary, PART_BUDGET)
-            self.pending[future] = (node[1], at, part)
+        node = [segments, [None] * len(parts)]
+        self.total += len(parts)
+        for at, part in enumerate(parts):
+            future = self.executor.submit(lp_subtree, problem, part, listing, deadline, binary, learned)
+            self.pending[future] = (node[1], at)
         return node
 
     def run(self) -> None:
@@ -427,24 +435,15 @@ class _Parts:
         listing = self.searching[1]
         while self.pending:
             for future in wait(self.pending, return_when=FIRST_COMPLETED).done:
-                slots, at, part = self.pending.pop(future)
-                if (searched := future.result()) is None:
-                    self.total -= 1
-                    slots[at] = self._split_again(part)
-                else:
-                    slots[at], part_found, part_sets = searched
-                    self.found, self.sets, self.done = self.found or part_found, self.sets + part_sets, self.done + 1
+                slots, at = self.pending.pop(future)
+                segments, part_found, part_sets, parts, learned = future.result()
+                self.found, self.sets = self.found or part_found, self.sets + part_sets
+                self.done += 1
+                slots[at] = self.send(segments, parts, learned) if parts else segments[0]
                 if self.found and not listing:
                     return
                 if self.on_part is not None:
                     self.on_part(self.done, self.total)
-
-    def _split_again(self, part: LpPart) -> list:
-        problem, listing, deadline, binary = self.searching
-        search = LpSearch(problem, deadline, split_depth=RESPLIT_DEPTH, binary=binary)
-        self.found = search.search_part(part, listing) or self.found
-        self.sets += search.sets
-        return self.send(search)
 
     def cancel(self) -> None:
         for future in self.pending:
@@ -452,27 +451,19 @@ class _Parts:
 
 
 def lp_subtree(problem: PlacementProblem, part: LpPart, listing: bool, deadline: float | None, binary: bool,
-               budget: int | None = None) -> tuple[np.ndarray, bool, list[tuple[int, ...]]] | None:
-    """The subtree of one part (on a worker): its entries, whether it found a set, its sets;
-    None if it visited more than ``budget`` nodes."""
-    search = LpSearch(problem, deadline, binary=binary, budget=budget)
-    try:
-        found = search.search_part(part, listing)
-    except LpPartOutgrown:
-        return None
-    return np.asarray(search.entries, np.int32), found, search.sets
+               learned: tuple | None = None) -> tuple[list[np.ndarray], bool, list[tuple[int, ...]], list[LpPart], tuple]:
+    """One part's search (on a worker), at most :data:`PART_BUDGET` nodes: its entries'
+    segments, whether it found a set, its sets, the parts it handed back, what it learned."""
+    search = LpSearch(problem, deadline, binary=binary, budget=PART_BUDGET)
+    found = search.search_part(part, listing, learned)
+    return search.segments(), found, search.sets, search.parts, search.learned()
 
 
 def _stitched(node: list) -> np.ndarray:
-    """A node's entries with each ``None`` replaced by its slot's subtree, in order (a slot of a
-    part split again holds that part's own node)."""
-    entries, slots = node
-    pieces, start, filled = [], 0, iter(slots)
-    for at, entry in enumerate(entries):
-        if entry is None:
-            subtree = next(filled)
-            pieces += [np.asarray(entries[start:at], np.int32),
-                       subtree if isinstance(subtree, np.ndarray) else _stitched(subtree)]
-            start = at + 1
-    pieces.append(np.asarray(entries[start:], np.int32))
+    """A node's segments with each slot's subtree between them, in order (the slot of a part
+    that handed back the rest of its subtree holds that part's own node)."""
+    segments, slots = node
+    pieces = [segments[0]]
+    for subtree, segment in zip(slots, segments[1:]):
+        pieces += [subtree if isinstance(subtree, np.ndarray) else _stitched(subtree), segment]
     return np.concatenate(pieces)
