@@ -108,7 +108,9 @@ search (38.4 M entries), 120.8 s in parts on 2 workers (quiet; 184 s at load 3 w
 branching), where the LRAT cube bundle took 471 s (J8); by binary nodes (:data:`LP_BINARY`)
 65.3 s and 36.5 s (1.8 M entries). From 16×16 the one LRAT proof stays
 (γ(N_16) certified in 1.43× its solve, J9), where the binary search took 95.7 s in parts for
-γ(N_16) ≤ 39; on γ(N_17) (J19) 29 of its 32 parts had come in when the job's hour ran out. Total domination,
+γ(N_16) ≤ 39 (24.7 s by reliability branching, not yet measured through a job); on γ(N_17) (J19) 29 of
+its 32 parts had come in when the job's hour ran out, and with parts that hand back what they outgrow
+the search refuted γ(N_17) ≤ 45 in 2,436 s, not yet through a job. Total domination,
 the search for γt − 1 against ``auto``'s LRAT certificate made and checked (quiet, a one-off
 script): γt(N_12) 4.5 s against 16.6 s, γt(N_14) 1.3 s against 27.2 s — but γt(N_13) 49.0 s
 against 6.4 s, and γt(N_15) neither within 120 s and 300 s. By binary nodes
