@@ -130,6 +130,7 @@ def test_a_deadline_stops_it():
 
 def test_auto_certifies_knights_by_it_and_the_checker_accepts(tmp_path, monkeypatch):
     assert lp_in_reach(problem(12)) and lp_in_reach(problem(15)) and not lp_in_reach(problem(11))
+    assert lp_in_reach(problem(17)) and not lp_in_reach(problem(16)) and not lp_in_reach(problem(18))
     assert lp_in_reach(problem(13, "total_domination")) and not lp_in_reach(problem(15, "total_domination"))
     assert not lp_in_reach(problem(12, "independent_domination")) and not lp_in_reach(problem(12, piece="king"))
     monkeypatch.setattr(tree_module, "LP_TREE", frozenset({(Objective.DOMINATION, 10)}))  # 12×12 takes a second

@@ -96,7 +96,7 @@ def lp_in_reach(problem: PlacementProblem, enumeration: bool = False) -> bool:
             and (problem.objective, board.rows) in (LP_COUNT if enumeration else LP_TREE))
 
 
-LP_TREE = frozenset({(Objective.DOMINATION, n) for n in range(12, 16)}
+LP_TREE = frozenset({(Objective.DOMINATION, n) for n in (12, 13, 14, 15, 17)}
                     | {(Objective.TOTAL_DOMINATION, n) for n in range(12, 15)})
 """The knights' bounds :func:`lp_in_reach` takes, each measured (2 cores, a helper session's
 tests running beside the first three): the
@@ -106,11 +106,12 @@ certificate of a CP-SAT answer made and checked, by this tree against the one LR
 tree checked in 0.27 s) where the LRAT proof took 31 s (J8); γ(N_15)'s search 267 s in one
 search (38.4 M entries), 120.8 s in parts on 2 workers (quiet; 184 s at load 3 with the first
 branching), where the LRAT cube bundle took 471 s (J8); by binary nodes (:data:`LP_BINARY`)
-65.3 s and 36.5 s (1.8 M entries). From 16×16 the one LRAT proof stays
+65.3 s and 36.5 s (1.8 M entries). On 16×16 the one LRAT proof stays
 (γ(N_16) certified in 1.43× its solve, J9), where the binary search took 95.7 s in parts for
-γ(N_16) ≤ 39 (24.7 s by reliability branching, not yet measured through a job); on γ(N_17) (J19) 29 of
-its 32 parts had come in when the job's hour ran out, and with parts that hand back what they outgrow
-the search refuted γ(N_17) ≤ 45 in 2,436 s, not yet through a job. Total domination,
+γ(N_16) ≤ 39 (24.7 s by reliability branching, not yet measured through a job). On γ(N_17) (J19) 29
+of its 32 parts had come in when the job's hour ran out; with parts that hand back what they
+outgrow (J21) its certified job took 1,940.6 s against the uncertified job's 84.3 s (a 218 MB
+tree, checked in 8.7 s), within the hour asked of it, so 17×17 joined. Total domination,
 the search for γt − 1 against ``auto``'s LRAT certificate made and checked (quiet, a one-off
 script): γt(N_12) 4.5 s against 16.6 s, γt(N_14) 1.3 s against 27.2 s — but γt(N_13) 49.0 s
 against 6.4 s, and γt(N_15) neither within 120 s and 300 s. By binary nodes
