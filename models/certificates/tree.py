@@ -138,7 +138,8 @@ LP_SEARCH = "linear programming"
 
 
 TREE_AGAIN = frozenset({(Objective.DOMINATION, 14), (Objective.INDEPENDENT_DOMINATION, 14),
-                        (Objective.DOMINATION, 15), (Objective.DOMINATION, 16)})
+                        (Objective.DOMINATION, 15), (Objective.DOMINATION, 16),
+                        (Objective.INDEPENDENT_DOMINATION, 17), (Objective.INDEPENDENT_DOMINATION, 18)})
 """The queens' bounds :func:`searched_again_in_reach` takes, each measured (on 2 cores).
 A certified solve of γ there is answered by this search itself, in parts
 (:mod:`~chessdom.native_search.optimum_in_parts`, picked by ``auto``'s
@@ -155,7 +156,14 @@ search runs again only for an answer another engine gave:
 
 * γ(Q_15), answered by cubes in 398 s (an atlas build, ``--entry-workers 2``, load about 2):
   by the search run again in parts in 585 s (a 34 MB tree, checked in 228 s), within the
-  contract's 2²⁹ nodes — past its earlier 2²⁸, where that search stopped after 186 s."""
+  contract's 2²⁹ nodes — past its earlier 2²⁸, where that search stopped after 186 s.
+* i(Q_17), answered by cubes in 22.8 s (command line, ``--workers 2``, quiet): LRAT region
+  cubes had staged 1.28 GB with 197 of 1,164 cubes refuted when stopped (a default job);
+  the search in parts writes its tree in 12.4 s and it is checked in 4.7 s (1.8 MB). So
+  ``auto`` answers a certified i(Q_17) and i(Q_18) by that search
+  (``branch-and-bound-in-parts-for-certified-independent-queen-domination``), and runs it
+  again for another engine's answer: i(Q_18) 212.0 s, and 101.6 s to compress and check
+  its 45 MB tree of 246 M nodes."""
 COUNT_AGAIN = frozenset({(Objective.DOMINATION, 13), (Objective.DOMINATION, 14)})
 """And the counts: γ(Q_13)'s 288 placements, counted in parts in 17–28 s (load 4–6),
 certified by LRAT in 571 s (423 MB), by the listing search run again in 72 s (1.4 MB tree

@@ -58,6 +58,23 @@ AUTO_RULES = (
         certified=True, in_parts=True,
     ),
     AutoRule(
+        "branch-and-bound-in-parts-for-certified-independent-queen-domination", "bnb",
+        "independent queen domination on 17×17 and 18×18 with a certificate asked: the branch-and-bound in parts "
+        "on 2 workers proves i(Q_17) = 9 in 12.4 s and its tree (1.8 MB) is compressed and checked in 5.1 s, where "
+        "cubes answer in 22.8 s and the certificate then ran LRAT region cubes, 1.28 GB staged with 197 of 1,164 "
+        "cubes refuted; it proves i(Q_18) = 10 in 212.0 s and certifies it in 101.6 s more (a 45 MB tree, checked in "
+        "93.6 s), where cubes take 96.1 s (command line, quiet machine)",
+        pieces=(Piece.QUEEN,), objectives=(Objective.INDEPENDENT_DOMINATION,), from_squares=17 * 17,
+        below_squares=19 * 19, certified=True, in_parts=True,
+    ),
+    AutoRule(
+        "branch-and-bound-in-parts-for-independent-queen-domination-on-17x17", "bnb",
+        "independent queen domination on 17×17: the branch-and-bound in parts on 2 workers proves i(Q_17) = 9 in "
+        "13.7 s, where cubes take 22.8 s (quiet machine); on 18×18 cubes win again, 96.1 s against 239.6 s",
+        pieces=(Piece.QUEEN,), objectives=(Objective.INDEPENDENT_DOMINATION,), from_squares=17 * 17,
+        below_squares=18 * 18, in_parts=True,
+    ),
+    AutoRule(
         "branch-and-bound-in-parts-for-independent-queen-domination", "bnb",
         "independent queen domination on 14×14 and 15×15: the branch-and-bound in parts on 2 workers proves "
         "i(Q_14) = 8 in 2.2 s and i(Q_15) = 9 in 18.1 s (in one search 2.9 s and 41.3 s), where cubes take 6.6 s "
