@@ -111,6 +111,7 @@ def test_the_auto_table_names_sizes_and_problems_as_a_reader_would(monkeypatch):
     assert auto_rules.sides(1, 13) == "below 14×14"
     assert auto_rules.sides(14, auto_rules.LARGEST_SIDE) == "from 14×14"
     assert auto_rules.sides(1, auto_rules.LARGEST_SIDE) == "every size"
+    assert auto_rules.sides(17, 17) == "on 17×17" and auto_rules.sides(14, 15) == "14×14 to 15×15"
     pairs = [(Piece.QUEEN, Objective.DOMINATION), (Piece.QUEEN, Objective.INDEPENDENCE),
              (Piece.ROOK, Objective.DOMINATION), (Piece.ROOK, Objective.INDEPENDENCE), (Piece.KING, Objective.DOMINATION)]
     assert auto_rules.problems(pairs) == "γ and β of queens and rooks; γ of kings"

@@ -37,6 +37,8 @@ def sides(first: int, last: int) -> str:
         return f"below {last + 1}×{last + 1}"
     if last == LARGEST_SIDE:
         return f"from {first}×{first}"
+    if first == last:
+        return f"on {first}×{first}"
     return f"{first}×{first} to {last}×{last}"
 
 
