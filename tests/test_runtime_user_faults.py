@@ -348,6 +348,29 @@ def test_certificates_written_at_once_stay_within_their_bound(tmp_path, monkeypa
     assert sorted(entry.name for entry in certificates.root.iterdir()) == sorted(c.id for c in kept)
 
 
+def test_a_certificate_stops_once_it_outgrows_the_room_left_for_certificates(tmp_path, monkeypatch):
+    written = []
+
+    def growing_maker(result, directory, options, *, on_progress=None, **given):
+        directory.mkdir()
+        for cube in range(5):  # a cube bundle, 400 bytes a proof, reporting after each
+            (directory / f"cube-{cube}.lrat.gz").write_bytes(b"p" * 400)
+            written.append(cube)
+            if on_progress is not None:
+                on_progress({"state": "making", "done": cube + 1, "total": 5})
+        return CertificateSummary.of({"claim": "fake", "check": {"checked": True, "verdict": "VERIFIED"}})
+
+    certificates = CertificateStore(tmp_path, max_proof_bytes=400)
+    monkeypatch.setattr(certificate_store, "write_certificate", growing_maker)
+    told = []
+    with pytest.raises(CertificateUnavailable, match="at most 1000 bytes of certificates, and this one outgrew the 1000 left .*: stopped at 1200 bytes"):
+        certificates.make(FakeResult(), CertifyOptions(time_limit=10), max_total_bytes=1000, on_progress=told.append)
+    assert written == [0, 1, 2] and [state["bytes"] for state in told] == [400, 800]
+    assert list(certificates.root.iterdir()) == []  # the staged proofs are gone with it
+    made = certificates.make(FakeResult(), CertifyOptions(time_limit=10), max_total_bytes=None)
+    assert made.size == 2000  # without a bound, nothing stops it
+
+
 def test_a_writer_that_dies_leaves_no_reservation(tmp_path):
     certificates = CertificateStore(tmp_path)
     certificates.root.mkdir()

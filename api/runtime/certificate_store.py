@@ -94,10 +94,11 @@ class CertificateStore:
         try:
             self.root.mkdir(parents=True, exist_ok=True)
             lock, reserved = self._reserve(writing, max_total_bytes)
+            room = None if max_total_bytes is None else (max_total_bytes, self._room(max_total_bytes, reserved))
             try:
                 made = write_certificate(result, staged, replace(options, max_proof_bytes=self.max_proof_bytes),
                                          enumeration=enumeration, executor=executor,
-                                         on_progress=_sized(on_progress, staged))
+                                         on_progress=_sized(on_progress, staged, room))
                 served = tuple(name for name in SERVED_FILES if (staged / name).is_file())
                 size = self._commit(certificate_id, writing, reserved, max_total_bytes)
             finally:
@@ -134,6 +135,14 @@ class CertificateStore:
                 release_lock_file(writing, lock)
                 raise
         return lock, amount
+
+    def _room(self, limit: int, reserved: int) -> int:
+        """The most a certificate holding ``reserved`` bytes could take within ``limit`` now,
+        beside those kept and the others being written: :meth:`_commit`'s test, made early so
+        that a cube bundle stops where it could never be kept (i(Q_17)'s LRAT region cubes
+        staged 1.28 GB with 197 of 1,164 cubes refuted), not after filling the disk."""
+        kept, reserved_in_all = self._usage()
+        return limit - kept - (reserved_in_all - reserved)
 
     def _commit(self, certificate_id: str, writing: Path, reserved: int, limit: int | None) -> int:
         """Rename the certificate just staged into place, if, at its real size (measured
@@ -245,20 +254,28 @@ class CertificateStore:
         return removed
 
 
-def _sized(report: Progress | None, staged: Path) -> Progress | None:
+def _sized(report: Progress | None, staged: Path, room: tuple[int, int] | None = None) -> Progress | None:
     """``report``, told beside each state the bytes written into ``staged`` so far (a cube
     bundle's running total as its proofs are written) and, from ``checking`` on, when all
     is written, the evidence its manifest names: its ``form``, for a tree whether the
-    search was ``kept`` from the solve or run ``again``, and its ``nodes``."""
-    if report is None:
+    search was ``kept`` from the solve or run ``again``, and its ``nodes``. With ``room``
+    (the bound on all certificates, and what of it this one may take), a state reached with
+    more bytes staged raises CertificateUnavailable: the maker stops there, and its staging
+    directory is deleted."""
+    if report is None and room is None:
         return None
 
     def sized(state: dict) -> None:
         told = {**state, "bytes": _bytes_under(staged)}
+        if room is not None and told["bytes"] > room[1]:
+            raise CertificateUnavailable(
+                f"the service keeps at most {room[0]} bytes of certificates, and this one outgrew the {max(room[1], 0)} "
+                f"left beside those kept and those being written: stopped at {told['bytes']} bytes, unfinished")
         if state.get("state") == "checking":
             evidence = json.loads((staged / MANIFEST).read_text(encoding="utf-8")).get("evidence") or {}
             told.update({key: evidence[key] for key in SHOWN_EVIDENCE if key in evidence})
-        report(told)
+        if report is not None:
+            report(told)
 
     return sized
 

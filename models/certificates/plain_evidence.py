@@ -50,6 +50,8 @@ def cube_runner(executor: Executor | None, workers: int, what: str):
             yield pool
     except CubesFailed as reason:
         raise CertificateUnavailable(str(reason)) from None
+    except CertificateUnavailable:  # told by a progress report (the room left for certificates): as it is
+        raise
     except Exception as error:
         if isinstance(error, RuntimeError) and "satisfiable" in str(error):
             raise
