@@ -325,7 +325,8 @@ def test_auto_runs_the_search_again_only_where_it_was_measured_within_reach():
     assert not searched_again_in_reach(problem(16, objective="independent_domination"))  # not measured
     assert searched_again_in_reach(problem(17, objective="independent_domination"))  # LRAT: past 1.28 GB
     assert searched_again_in_reach(problem(18, objective="independent_domination"))
-    assert searched_again_in_reach(problem(17)) and not searched_again_in_reach(problem(18))  # γ(Q18): not measured
+    assert searched_again_in_reach(problem(17)) and searched_again_in_reach(problem(18))
+    assert not searched_again_in_reach(problem(19))  # not measured
     assert not searched_again_in_reach(problem(19, objective="independent_domination"))
     assert searched_again_in_reach(problem(13), enumeration=True)
     assert searched_again_in_reach(problem(14), enumeration=True)
